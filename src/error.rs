@@ -1,0 +1,82 @@
+//! [`BvError`]: the one error type of the crate.
+
+use crate::Backend;
+use core::fmt;
+
+/// Everything that can go wrong when building a container or choosing a backend.
+///
+/// Validation errors name the index of the offending primitive: its index in the container for
+/// [`push`](crate::Aabbs::push) and [`set`](crate::Aabbs::set), its index in the input slice for
+/// [`from_slice`](crate::Aabbs::from_slice) and [`extend_from_slice`](crate::Aabbs::extend_from_slice),
+/// and the index of the point for `from_points`. A call that returns an error has changed nothing.
+///
+/// ```
+/// use bvlanes::{Aabb, Aabbs, BvError};
+/// let boxes = [Aabb::new([0.0; 3], [1.0; 3]), Aabb::new([2.0, 0.0, 0.0], [1.0, 1.0, 1.0])];
+/// assert_eq!(Aabbs::from_slice(&boxes).unwrap_err(), BvError::Inverted { index: 1 });
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum BvError {
+    /// A coordinate, bound or radius is NaN or infinite.
+    NonFinite {
+        /// Index of the offending primitive (or point).
+        index: usize,
+    },
+    /// Inverted bounds: a box with `min > max` on some axis, a tetrahedron whose four half-spaces
+    /// enclose nothing, or an octahedron whose up and down tetrahedra do not meet.
+    Inverted {
+        /// Index of the offending primitive.
+        index: usize,
+    },
+    /// A sphere with a radius below zero (`-0.0` is accepted as zero).
+    NegativeRadius {
+        /// Index of the offending sphere.
+        index: usize,
+    },
+    /// The requested backend does not run on this CPU (see [`Backend::available`]).
+    BackendUnavailable {
+        /// The backend that was asked for.
+        backend: Backend,
+    },
+    /// [`set`](crate::Aabbs::set) was given an index at or past the end of the container.
+    IndexOutOfBounds {
+        /// The index asked for.
+        index: usize,
+        /// The container's length.
+        len: usize,
+    },
+    /// The container would hold more than `u32::MAX` primitives (hit indices are `u32`).
+    CapacityExceeded,
+    /// A bounding volume was asked for an empty set of points.
+    NoPoints,
+}
+
+impl fmt::Display for BvError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            BvError::NonFinite { index } => {
+                write!(f, "primitive {index} has a NaN or infinite value")
+            }
+            BvError::Inverted { index } => write!(
+                f,
+                "primitive {index} has inverted bounds (min > max, or a tetrahedron that encloses nothing)"
+            ),
+            BvError::NegativeRadius { index } => {
+                write!(f, "sphere {index} has a negative radius")
+            }
+            BvError::BackendUnavailable { backend } => {
+                write!(f, "backend {backend} is not available on this CPU")
+            }
+            BvError::IndexOutOfBounds { index, len } => {
+                write!(f, "index {index} is out of bounds for a container of length {len}")
+            }
+            BvError::CapacityExceeded => {
+                write!(f, "a container holds at most u32::MAX primitives")
+            }
+            BvError::NoPoints => write!(f, "a bounding volume needs at least one point"),
+        }
+    }
+}
+
+impl std::error::Error for BvError {}

@@ -1,0 +1,139 @@
+//! Kernels: one generic body per primitive pair, written once over [`Lanes`], and the driver that
+//! walks a container block by block and hands each block's hit mask to a [`Sink`].
+//!
+//! A kernel is a prepared query bound to a container's columns ([`Kernel`]); `block` evaluates one
+//! vector of `V::N` primitives and returns their hit bits. [`drive_generic`] is the only loop: it
+//! masks the padding lanes of the last chunk, opens output windows and stops early when the sink
+//! asks. [`run`] is the dispatch: one `match` on the backend per call, then the whole batch runs on
+//! one tier.
+
+mod box_box;
+mod octahedron;
+mod sphere_box;
+mod sphere_sphere;
+mod tet;
+
+pub use box_box::AabbsVsBox;
+pub use octahedron::OctahedraVsOctahedron;
+pub use sphere_box::{AabbsVsSphere, SpheresVsBox};
+pub use sphere_sphere::SpheresVsSphere;
+pub use tet::{TetsAbove, TetsBelow};
+
+use crate::Backend;
+use crate::lanes::Lanes;
+use crate::lanes::scalar::F32x1;
+use crate::lanes::sse::F32x4;
+use crate::soa::Chunk;
+
+/// A query prepared against one container: evaluates blocks of `V::N` primitives.
+pub trait Kernel {
+    /// Number of primitives (lanes past it are padding).
+    fn len(&self) -> usize;
+    /// Hit bits of lanes `chunk * 16 + j * V::N ..` (bit `i` = lane `i` of the block). Padding
+    /// lanes may be set; the driver masks them.
+    fn block<V: Lanes>(&self, chunk: usize, j: usize) -> u32;
+}
+
+/// Where hit masks go: a count, a bitmap, an index list, or an early exit.
+pub trait Sink {
+    /// Called before each window of at most `lanes` lanes is pushed (lets an index writer make
+    /// room once per window instead of once per block).
+    #[inline(always)]
+    fn window(&mut self, lanes: usize) {
+        let _ = lanes;
+    }
+    /// Takes the hit bits of the `V::N` lanes starting at primitive `base`; returns `true` to stop.
+    fn push<V: Lanes>(&mut self, base: u32, bits: u32) -> bool;
+}
+
+/// `K` column slices of one container, all `len.div_ceil(16)` chunks long.
+#[derive(Clone, Copy)]
+pub struct Cols<'a, const K: usize> {
+    cols: [&'a [Chunk]; K],
+    len: usize,
+}
+
+impl<'a, const K: usize> Cols<'a, K> {
+    pub(crate) fn new(cols: [&'a [Chunk]; K], len: usize) -> Self {
+        debug_assert!(cols.iter().all(|c| c.len() == len.div_ceil(Chunk::LANES)));
+        Cols { cols, len }
+    }
+
+    /// Block `j` of chunk `chunk` of column `k`.
+    #[inline(always)]
+    pub(crate) fn load<V: Lanes>(&self, k: usize, chunk: usize, j: usize) -> V {
+        V::load(&self.cols[k][chunk], j)
+    }
+
+    #[inline(always)]
+    pub(crate) fn len(&self) -> usize {
+        self.len
+    }
+}
+
+/// Output windows are this many chunks (1,024 primitives): an index writer reserves room for one
+/// window at a time.
+const WINDOW_CHUNKS: usize = 64;
+
+/// The one loop every query runs: all full chunks, then the last chunk with its padding masked.
+#[inline(always)]
+pub(crate) fn drive_generic<V: Lanes, K: Kernel, S: Sink>(kernel: &K, sink: &mut S) {
+    let len = kernel.len();
+    let full = len / Chunk::LANES;
+    let per_chunk = Chunk::LANES / V::N;
+    let mut chunk = 0;
+    while chunk < full {
+        let end = full.min(chunk + WINDOW_CHUNKS);
+        sink.window((end - chunk) * Chunk::LANES);
+        while chunk < end {
+            for j in 0..per_chunk {
+                let bits = kernel.block::<V>(chunk, j);
+                let base = (chunk * Chunk::LANES + j * V::N) as u32;
+                if sink.push::<V>(base, bits) {
+                    return;
+                }
+            }
+            chunk += 1;
+        }
+    }
+    let rest = len - full * Chunk::LANES;
+    if rest > 0 {
+        sink.window(Chunk::LANES);
+        for j in 0..per_chunk {
+            let first = j * V::N;
+            if first >= rest {
+                break;
+            }
+            let valid = rest - first;
+            let mut bits = kernel.block::<V>(full, j);
+            if valid < V::N {
+                bits &= (1u32 << valid) - 1;
+            }
+            if sink.push::<V>((full * Chunk::LANES + first) as u32, bits) {
+                return;
+            }
+        }
+    }
+}
+
+/// Dispatch: runs `kernel` over its container on `backend`, once per call.
+///
+/// # Panics
+/// If `backend` does not run on this CPU (callers obtain backends through
+/// [`Backend::check`], so this is a bug guard, not a user-facing path).
+#[inline]
+pub(crate) fn run<K: Kernel, S: Sink>(backend: Backend, kernel: &K, sink: &mut S) {
+    match backend {
+        Backend::Scalar => drive_generic::<F32x1, K, S>(kernel, sink),
+        Backend::Sse => drive_generic::<F32x4, K, S>(kernel, sink),
+        Backend::Avx2 => {
+            assert!(backend.is_available(), "avx2 backend used on a CPU without it");
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: the assert above checked that this CPU has AVX2, FMA and POPCNT, the
+            // features `drive` is compiled with.
+            unsafe {
+                crate::lanes::avx2::drive(kernel, sink)
+            }
+        }
+    }
+}

@@ -1,0 +1,76 @@
+//! Octahedron against octahedra, in two stages so the down half is read only when needed:
+//!
+//! 1. the container's up tetrahedra against the query's down tetrahedron (`up[k] <= q.down[k]`);
+//! 2. only if a lane of the block passed: the query's up tetrahedron against the container's down
+//!    tetrahedra (`q.up[k] <= down[k]`).
+//!
+//! These eight comparisons are the 8-DOP test of the AABO readme: conservative. The exact test
+//! (`EXACT = true`) adds the sum condition: with `lo = max(up, q.up)` and `hi = min(down, q.down)`,
+//! two octahedra meet iff `lo <= hi` (the eight comparisons) and `sum(lo) <= 0 <= sum(hi)`.
+//!
+//! The sums are taken as `s = (lo_A/4 + lo_B/4) + (lo_C/4 + lo_D/4)` (the quarter keeps them from
+//! overflowing) and accepted within `tol = M * 2^-21 + 2^-140`, `M = max_k |lo_k|`. The rounding
+//! error of `s` is below `3 * 2^-24 * M + 2^-148 < tol`, so a real intersection is never rejected;
+//! a pair is reported falsely only when its gap along the sums is below about `2^-19 * M`.
+
+use super::{Cols, Kernel};
+use crate::lanes::Lanes;
+
+/// Tolerance slope of the sum condition (see the module docs).
+const SUM_TOL_REL: f32 = 1.0 / 2_097_152.0; // 2^-21
+/// Absolute floor of the tolerance, covering subnormal rounding of the quarters.
+const SUM_TOL_ABS: f32 = f32::from_bits(1 << 9); // 2^-140, a subnormal
+
+/// `sum(v) / 4` and its tolerance.
+#[inline(always)]
+fn quarter_sum<V: Lanes>(v: [V; 4]) -> (V, V) {
+    let q = V::splat(0.25);
+    let s = v[0].mul(q).add(v[1].mul(q)).add(v[2].mul(q).add(v[3].mul(q)));
+    let m = v[0].abs().max(v[1].abs()).max(v[2].abs().max(v[3].abs()));
+    (s, m.mul(V::splat(SUM_TOL_REL)).add(V::splat(SUM_TOL_ABS)))
+}
+
+/// The generic body of the sum condition: `sum(lo) <= 0 <= sum(hi)` within tolerance.
+#[inline(always)]
+pub(crate) fn sums_straddle_zero<V: Lanes>(lo: [V; 4], hi: [V; 4]) -> V::Mask {
+    let (s_lo, tol_lo) = quarter_sum(lo);
+    let (s_hi, tol_hi) = quarter_sum(hi);
+    let zero = V::splat(0.0);
+    V::and(s_lo.le(tol_lo), zero.sub(tol_hi).le(s_hi))
+}
+
+/// An `Octahedra` container (columns up A..D, then down A..D) against one octahedron.
+pub struct OctahedraVsOctahedron<'a, const EXACT: bool> {
+    pub(crate) cols: Cols<'a, 8>,
+    pub(crate) q_up: [f32; 4],
+    pub(crate) q_down: [f32; 4],
+}
+
+impl<const EXACT: bool> Kernel for OctahedraVsOctahedron<'_, EXACT> {
+    #[inline(always)]
+    fn len(&self) -> usize {
+        self.cols.len()
+    }
+
+    #[inline(always)]
+    fn block<V: Lanes>(&self, c: usize, j: usize) -> u32 {
+        let q_down = self.q_down.map(V::splat);
+        let up = [0, 1, 2, 3].map(|k| self.cols.load::<V>(k, c, j));
+        let m1 = super::tet::all_le(up, q_down);
+        if V::bits(m1) == 0 {
+            return 0;
+        }
+        let q_up = self.q_up.map(V::splat);
+        let down = [4, 5, 6, 7].map(|k| self.cols.load::<V>(k, c, j));
+        let m = V::and(m1, super::tet::all_le(q_up, down));
+        if !EXACT {
+            return V::bits(m);
+        }
+        if V::bits(m) == 0 {
+            return 0;
+        }
+        let lo = [0, 1, 2, 3].map(|k| up[k].max(q_up[k]));
+        let hi = [0, 1, 2, 3].map(|k| down[k].min(q_down[k]));
+        V::bits(V::and(m, sums_straddle_zero(lo, hi)))
+    }
+}

@@ -1,0 +1,139 @@
+//! The eight-lane tier: `core::arch::x86_64` AVX2 intrinsics, chosen at run time.
+//!
+//! # Safety model
+//!
+//! [`F32x8`] wraps an `__m256`. Its [`Lanes`] methods call AVX intrinsics without checking the
+//! CPU, which is sound only where AVX2, FMA and POPCNT are known to be present. That is guaranteed
+//! structurally: `F32x8` is private to the crate, and the only place it is named as a type argument
+//! is [`drive`], a `#[target_feature(enable = "avx2,fma,popcnt")]` function that the dispatcher calls
+//! only after [`is_available`] returned true (a [`Pinned`](crate::Pinned) view cannot be built for an
+//! unavailable backend). Every method is `#[inline(always)]`, so it is compiled inside `drive`
+//! with the features enabled.
+//!
+//! `wide::f32x8` cannot be used here: `wide` picks its implementation at compile time, so inside a
+//! `#[target_feature]` function it still emits two SSE halves.
+
+#[cfg(target_arch = "x86_64")]
+pub(crate) use imp::*;
+
+/// Whether this CPU runs the AVX2 tier (AVX2, FMA and POPCNT). Detection is cached by std.
+#[inline]
+pub(crate) fn is_available() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if cfg!(all(
+            target_feature = "avx2",
+            target_feature = "fma",
+            target_feature = "popcnt"
+        )) {
+            return true;
+        }
+        std::is_x86_feature_detected!("avx2")
+            && std::is_x86_feature_detected!("fma")
+            && std::is_x86_feature_detected!("popcnt")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+mod imp {
+    use crate::kernel::{Kernel, Sink, drive_generic};
+    use crate::lanes::{Lanes, left_pack_table};
+    use crate::soa::Chunk;
+    use core::arch::x86_64::*;
+
+    /// Eight f32 lanes in a 256-bit register. See the module's safety model.
+    #[derive(Clone, Copy, Debug)]
+    pub struct F32x8(__m256);
+
+    /// Left-pack table for eight lanes: set-bit positions of each 8-bit mask, one per byte.
+    static PACK8: [u64; 256] = left_pack_table::<256>();
+
+    impl Lanes for F32x8 {
+        const N: usize = 8;
+        type Mask = __m256;
+
+        #[inline(always)]
+        fn splat(x: f32) -> Self {
+            // SAFETY: AVX is present wherever an F32x8 is used (module safety model).
+            F32x8(unsafe { _mm256_set1_ps(x) })
+        }
+        #[inline(always)]
+        fn load(chunk: &Chunk, j: usize) -> Self {
+            let lanes = &chunk.0[j * 8..j * 8 + 8];
+            // SAFETY: `lanes` is 8 readable f32 (the slice above is bounds-checked); unaligned
+            // load; AVX is present (module safety model).
+            F32x8(unsafe { _mm256_loadu_ps(lanes.as_ptr()) })
+        }
+        #[inline(always)]
+        fn add(self, o: Self) -> Self {
+            // SAFETY: AVX is present (module safety model).
+            F32x8(unsafe { _mm256_add_ps(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn sub(self, o: Self) -> Self {
+            // SAFETY: AVX is present (module safety model).
+            F32x8(unsafe { _mm256_sub_ps(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn mul(self, o: Self) -> Self {
+            // SAFETY: AVX is present (module safety model).
+            F32x8(unsafe { _mm256_mul_ps(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn min(self, o: Self) -> Self {
+            // SAFETY: AVX is present (module safety model).
+            F32x8(unsafe { _mm256_min_ps(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn max(self, o: Self) -> Self {
+            // SAFETY: AVX is present (module safety model).
+            F32x8(unsafe { _mm256_max_ps(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn abs(self) -> Self {
+            // SAFETY: AVX is present (module safety model).
+            F32x8(unsafe { _mm256_andnot_ps(_mm256_set1_ps(-0.0), self.0) })
+        }
+        #[inline(always)]
+        fn le(self, o: Self) -> __m256 {
+            // SAFETY: AVX is present (module safety model). LE_OQ: false on NaN, like `<=`.
+            unsafe { _mm256_cmp_ps::<_CMP_LE_OQ>(self.0, o.0) }
+        }
+        #[inline(always)]
+        fn and(a: __m256, b: __m256) -> __m256 {
+            // SAFETY: AVX is present (module safety model).
+            unsafe { _mm256_and_ps(a, b) }
+        }
+        #[inline(always)]
+        fn bits(m: __m256) -> u32 {
+            // SAFETY: AVX is present (module safety model).
+            unsafe { _mm256_movemask_ps(m) as u32 }
+        }
+        #[inline(always)]
+        fn write_indices(bits: u32, base: u32, out: &mut [u32]) -> usize {
+            let out = &mut out[..8];
+            let packed = PACK8[(bits & 0xff) as usize];
+            // SAFETY: AVX2 is present (module safety model); `out` has 8 writable u32 (bounds-checked
+            // slice above), and the store is unaligned.
+            unsafe {
+                let offsets = _mm256_cvtepu8_epi32(_mm_cvtsi64_si128(packed as i64));
+                let idx = _mm256_add_epi32(offsets, _mm256_set1_epi32(base as i32));
+                _mm256_storeu_si256(out.as_mut_ptr().cast::<__m256i>(), idx);
+            }
+            Self::count(bits)
+        }
+    }
+
+    /// Runs a kernel over its whole container on the AVX2 tier. The one `#[target_feature]`
+    /// boundary of this tier: everything below it is inlined.
+    ///
+    /// Callers must ensure [`super::is_available`] returned true (calling this is `unsafe`).
+    #[target_feature(enable = "avx2,fma,popcnt")]
+    pub(crate) fn drive<K: Kernel, S: Sink>(kernel: &K, sink: &mut S) {
+        drive_generic::<F32x8, K, S>(kernel, sink);
+    }
+}

@@ -1,0 +1,78 @@
+//! The lane trait every kernel is written against, and its three tiers.
+//!
+//! A kernel body is generic over [`Lanes`]; each tier instantiates it: [`scalar::F32x1`] (one
+//! lane), [`sse::F32x4`] (`wide::f32x4`), [`avx2::F32x8`] (`__m256`). Nothing here knows what a
+//! sphere is. Every tier implements each operation with the same IEEE operation (no fused
+//! multiply-add anywhere; `min`/`max` return the second operand when the first comparison fails),
+//! so a kernel gives bit-identical answers on every tier.
+
+pub(crate) mod avx2;
+pub(crate) mod scalar;
+pub(crate) mod sse;
+
+use crate::soa::Chunk;
+
+/// A vector of `N` f32 lanes plus the few operations the kernels need.
+///
+/// Sealed in practice: only this crate implements it, and values of the AVX2 type exist only inside
+/// the `#[target_feature]` entry point of that tier (see [`avx2`]).
+pub trait Lanes: Copy {
+    /// Lanes per vector: 1, 4 or 8. Divides [`Chunk::LANES`].
+    const N: usize;
+    /// A lane mask produced by comparisons.
+    type Mask: Copy;
+
+    /// Every lane `x`.
+    fn splat(x: f32) -> Self;
+    /// Lanes `j * N .. (j + 1) * N` of a chunk. Panics if `(j + 1) * N > Chunk::LANES`.
+    fn load(chunk: &Chunk, j: usize) -> Self;
+    /// Lane-wise `self + o`.
+    fn add(self, o: Self) -> Self;
+    /// Lane-wise `self - o`.
+    fn sub(self, o: Self) -> Self;
+    /// Lane-wise `self * o` (rounded product; never fused with a later add).
+    fn mul(self, o: Self) -> Self;
+    /// Lane-wise `if self < o { self } else { o }` (x86 `minps` semantics).
+    fn min(self, o: Self) -> Self;
+    /// Lane-wise `if self > o { self } else { o }` (x86 `maxps` semantics).
+    fn max(self, o: Self) -> Self;
+    /// Lane-wise `|self|` (clears the sign bit).
+    fn abs(self) -> Self;
+    /// Lane-wise `self <= o` (false when either is NaN).
+    fn le(self, o: Self) -> Self::Mask;
+    /// Lane-wise AND of two masks.
+    fn and(a: Self::Mask, b: Self::Mask) -> Self::Mask;
+    /// Bit `i` of the result is lane `i` of the mask.
+    fn bits(m: Self::Mask) -> u32;
+    /// Writes `base + i` for each set bit `i` of `bits` (ascending) to the front of `out` and
+    /// returns how many were written. May write garbage past them: `out.len() >= N` is required
+    /// (panics otherwise).
+    fn write_indices(bits: u32, base: u32, out: &mut [u32]) -> usize;
+    /// Number of set bits in a mask from [`bits`](Lanes::bits).
+    #[inline(always)]
+    fn count(bits: u32) -> usize {
+        bits.count_ones() as usize
+    }
+}
+
+/// For each `bits` value below `1 << n`, the positions of its set bits packed into bytes, lowest
+/// byte first (the left-pack table of the index writers).
+pub(crate) const fn left_pack_table<const SIZE: usize>() -> [u64; SIZE] {
+    let mut table = [0u64; SIZE];
+    let mut bits = 0;
+    while bits < SIZE {
+        let mut packed = 0u64;
+        let mut k = 0;
+        let mut i = 0;
+        while i < 8 {
+            if bits & (1 << i) != 0 {
+                packed |= (i as u64) << (8 * k);
+                k += 1;
+            }
+            i += 1;
+        }
+        table[bits] = packed;
+        bits += 1;
+    }
+    table
+}

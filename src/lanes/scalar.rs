@@ -1,0 +1,69 @@
+//! The one-lane tier: plain Rust, runs everywhere.
+
+use super::Lanes;
+use crate::soa::Chunk;
+
+/// One f32 lane.
+#[derive(Clone, Copy, Debug)]
+pub struct F32x1(f32);
+
+impl Lanes for F32x1 {
+    const N: usize = 1;
+    type Mask = bool;
+
+    #[inline(always)]
+    fn splat(x: f32) -> Self {
+        F32x1(x)
+    }
+    #[inline(always)]
+    fn load(chunk: &Chunk, j: usize) -> Self {
+        F32x1(chunk.0[j])
+    }
+    #[inline(always)]
+    fn add(self, o: Self) -> Self {
+        F32x1(self.0 + o.0)
+    }
+    #[inline(always)]
+    fn sub(self, o: Self) -> Self {
+        F32x1(self.0 - o.0)
+    }
+    #[inline(always)]
+    fn mul(self, o: Self) -> Self {
+        F32x1(self.0 * o.0)
+    }
+    #[inline(always)]
+    fn min(self, o: Self) -> Self {
+        // minps: the first operand only when it is strictly smaller (NaN picks the second).
+        F32x1(if self.0 < o.0 { self.0 } else { o.0 })
+    }
+    #[inline(always)]
+    fn max(self, o: Self) -> Self {
+        F32x1(if self.0 > o.0 { self.0 } else { o.0 })
+    }
+    #[inline(always)]
+    fn abs(self) -> Self {
+        F32x1(self.0.abs())
+    }
+    #[inline(always)]
+    fn le(self, o: Self) -> bool {
+        self.0 <= o.0
+    }
+    #[inline(always)]
+    fn and(a: bool, b: bool) -> bool {
+        a & b
+    }
+    #[inline(always)]
+    fn bits(m: bool) -> u32 {
+        u32::from(m)
+    }
+    #[inline(always)]
+    fn write_indices(bits: u32, base: u32, out: &mut [u32]) -> usize {
+        // Branch-free: always write, advance only on a hit.
+        out[0] = base;
+        bits as usize
+    }
+    #[inline(always)]
+    fn count(bits: u32) -> usize {
+        bits as usize
+    }
+}

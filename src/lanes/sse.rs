@@ -1,0 +1,91 @@
+//! The four-lane tier: `wide::f32x4` (SSE2 on x86_64, NEON on aarch64, simd128 on wasm). Safe code.
+
+use super::{Lanes, left_pack_table};
+use crate::soa::Chunk;
+use wide::{f32x4, u32x4};
+
+/// Four f32 lanes.
+#[derive(Clone, Copy, Debug)]
+pub struct F32x4(f32x4);
+
+/// Left-pack table for four lanes: set-bit positions of each 4-bit mask.
+static PACK4: [[u32; 4]; 16] = {
+    let packed = left_pack_table::<16>();
+    let mut table = [[0u32; 4]; 16];
+    let mut i = 0;
+    while i < 16 {
+        let mut k = 0;
+        while k < 4 {
+            table[i][k] = ((packed[i] >> (8 * k)) & 0xff) as u32;
+            k += 1;
+        }
+        i += 1;
+    }
+    table
+};
+
+impl Lanes for F32x4 {
+    const N: usize = 4;
+    type Mask = f32x4;
+
+    #[inline(always)]
+    fn splat(x: f32) -> Self {
+        F32x4(f32x4::splat(x))
+    }
+    #[inline(always)]
+    fn load(chunk: &Chunk, j: usize) -> Self {
+        let lanes: [f32; 4] = chunk.0[j * 4..j * 4 + 4]
+            .try_into()
+            .expect("four lanes");
+        F32x4(f32x4::new(lanes))
+    }
+    #[inline(always)]
+    fn add(self, o: Self) -> Self {
+        F32x4(self.0 + o.0)
+    }
+    #[inline(always)]
+    fn sub(self, o: Self) -> Self {
+        F32x4(self.0 - o.0)
+    }
+    #[inline(always)]
+    fn mul(self, o: Self) -> Self {
+        F32x4(self.0 * o.0)
+    }
+    #[inline(always)]
+    fn min(self, o: Self) -> Self {
+        // `fast_min` is `minps` on x86 (`self < o ? self : o`); NaN never reaches a kernel's
+        // min/max (queries are screened, containers hold finite values), so the NEON form agrees.
+        F32x4(self.0.fast_min(o.0))
+    }
+    #[inline(always)]
+    fn max(self, o: Self) -> Self {
+        F32x4(self.0.fast_max(o.0))
+    }
+    #[inline(always)]
+    fn abs(self) -> Self {
+        F32x4(self.0.abs())
+    }
+    #[inline(always)]
+    fn le(self, o: Self) -> f32x4 {
+        self.0.simd_le(o.0)
+    }
+    #[inline(always)]
+    fn and(a: f32x4, b: f32x4) -> f32x4 {
+        a & b
+    }
+    #[inline(always)]
+    fn bits(m: f32x4) -> u32 {
+        m.to_bitmask()
+    }
+    #[inline(always)]
+    fn write_indices(bits: u32, base: u32, out: &mut [u32]) -> usize {
+        let idx = u32x4::new(PACK4[bits as usize & 15]) + u32x4::splat(base);
+        out[..4].copy_from_slice(&idx.to_array());
+        Self::count(bits)
+    }
+    #[inline(always)]
+    fn count(bits: u32) -> usize {
+        // Population count of a 4-bit mask from a nibble table (no POPCNT in baseline x86_64).
+        ((0x4332_3221_3221_2110u64 >> ((bits & 15) * 4)) & 15) as usize
+    }
+}

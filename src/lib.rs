@@ -1,0 +1,71 @@
+//! # bvlanes
+//!
+//! SIMD-batched bounding-volume queries over structure-of-arrays containers: one query against
+//! 4 or 8 primitives per instruction, on the fastest instruction set the running CPU has (chosen
+//! once at run time: AVX2, SSE/NEON via [`wide`], or plain scalar code), with bit-identical answers
+//! on every tier.
+//!
+//! ```
+//! use bvlanes::{Aabb, Aabbs, Sphere};
+//!
+//! // A container of boxes (structure of arrays, validated on the way in).
+//! let boxes = Aabbs::from_slice(&[
+//!     Aabb::new([0.0, 0.0, 0.0], [1.0, 1.0, 1.0]),
+//!     Aabb::new([4.0, 0.0, 0.0], [5.0, 1.0, 1.0]),
+//! ])?;
+//! // One query against all of them.
+//! let light = Sphere::new([2.0, 0.5, 0.5], 1.0);
+//! assert_eq!(boxes.hits(&light).collect::<Vec<u32>>(), [0]); // touching counts
+//! assert_eq!(boxes.count_hits(&[4.5, 0.5, 0.5]), 1);
+//! # Ok::<(), bvlanes::BvError>(())
+//! ```
+//!
+//! ## Supported pairs
+//!
+//! | container \ query | point `[f32; 3]` | [`Sphere`] | [`Aabb`] | [`DownTet`] | [`UpTet`] | [`Octahedron`] |
+//! |---|---|---|---|---|---|---|
+//! | [`Spheres`] | exact | exact | exact | | | |
+//! | [`Aabbs`] | exact | exact; [`Conservative`]: quick rejection | exact | | | |
+//! | [`UpTets`] | exact | | | exact | | |
+//! | [`DownTets`] | exact | | | | exact | |
+//! | [`Octahedra`] | exact | | | up half only | down half only | exact; [`Conservative`]: 8-DOP |
+//!
+//! Every container has `hits`, `count_hits`, `any_hit`, `extend_hits` and `hit_mask`, and
+//! `with_backend(b)` for the same methods on a chosen [`Backend`].
+//!
+//! ## Semantics
+//!
+//! * Volumes are closed: touching counts as overlap.
+//! * A query containing NaN hits nothing; so does an empty query (inverted box, negative radius,
+//!   a tetrahedron enclosing nothing, a point or sphere centre at infinity). Infinite bounds are
+//!   fine: a sphere of infinite radius hits everything; a box with infinite bounds is a slab or
+//!   half-space.
+//! * Containers reject non-finite and inverted primitives with a [`BvError`] naming the index,
+//!   and change nothing when they do.
+//! * Hit indices come out ascending; padding lanes are never reported.
+//! * [`Conservative`] tests may report false positives, never false negatives.
+//! * Constructors that compute bounds ([`Aabb::from_sphere`], [`Octahedron::from_points`], ...)
+//!   round outward, so the volume contains its input exactly.
+//! * Tests with arithmetic (spheres) are evaluated in f32 in a documented operation order (see
+//!   `docs/algorithms.md`); the octahedron sum condition has a tolerance that never rejects a
+//!   real intersection.
+//!
+//! The tetrahedral axis convention is documented once, on [`TET_AXES`].
+
+#![deny(unsafe_op_in_unsafe_fn)]
+#![warn(missing_docs)]
+
+mod backend;
+mod error;
+mod kernel;
+mod lanes;
+mod primitive;
+mod query;
+mod round;
+mod soa;
+
+pub use backend::{BACKEND_ENV, Backend, ParseBackendError};
+pub use error::BvError;
+pub use primitive::{Aabb, DownTet, Octahedron, Point, Sphere, TET_AXES, UpTet};
+pub use query::{Conservative, Hits, Pinned, Query};
+pub use soa::{Aabbs, DownTets, Octahedra, Spheres, UpTets};

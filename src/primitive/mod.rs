@@ -1,0 +1,29 @@
+//! The primitives: plain `#[repr(C)]`, [`Pod`](bytemuck::Pod) data, one struct per shape.
+//!
+//! Points are `[f32; 3]`; constructors take `impl Into<[f32; 3]>`, so arrays, glam's `Vec3` and
+//! mint's `Vector3` work as they are. Constructors that compute bounds (from points, from a box,
+//! from a sphere) round outward, so the result always contains its input.
+
+mod aabb;
+mod sphere;
+mod tet;
+
+pub use aabb::Aabb;
+pub use sphere::Sphere;
+pub use tet::{DownTet, Octahedron, TET_AXES, UpTet};
+pub(crate) use tet::{project_down, project_up};
+
+/// A point in 3-D space.
+pub type Point = [f32; 3];
+
+/// Every coordinate finite.
+#[inline]
+pub(crate) fn all_finite<const N: usize>(v: &[f32; N]) -> bool {
+    v.iter().all(|x| x.is_finite())
+}
+
+/// Any coordinate NaN.
+#[inline]
+pub(crate) fn any_nan<const N: usize>(v: &[f32; N]) -> bool {
+    v.iter().any(|x| x.is_nan())
+}

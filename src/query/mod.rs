@@ -1,0 +1,195 @@
+//! Queries: which query types run against which containers ([`Query`]), the [`Conservative`]
+//! wrapper, the backend-pinned view [`Pinned`] that runs them, and the [`Hits`] iterator.
+
+mod pairs;
+mod sink;
+
+use crate::Backend;
+use crate::kernel::run;
+
+/// A query type `Self` that can be tested against every primitive of container `C`.
+///
+/// Implemented for the supported pairs only (the table in the crate docs); sealed. The methods that
+/// run a query are on the containers and on [`Pinned`]: `hits`, `count_hits`, `any_hit`,
+/// `extend_hits`, `hit_mask`.
+///
+/// A query that contains NaN, or that is empty (an inverted box, a sphere with a negative radius,
+/// a tetrahedron that encloses nothing, a point or sphere centre at infinity), hits nothing.
+/// Infinite bounds are fine: a sphere of infinite radius hits everything, a box with infinite
+/// bounds is the slab or half-space it describes.
+pub trait Query<C>: private::Bind<C> {}
+
+pub(crate) mod private {
+    /// The sealed machinery of [`Query`](super::Query): screen the query, bind it to a container.
+    pub trait Bind<C> {
+        /// The kernel this query runs on `C`.
+        type Kernel<'a>: crate::kernel::Kernel
+        where
+            C: 'a;
+        /// `None` when the query hits nothing whatever the container holds (NaN, empty).
+        fn bind<'a>(&self, container: &'a C) -> Option<Self::Kernel<'a>>;
+    }
+
+    /// A container: its length (for hit masks).
+    pub trait Container {
+        /// Number of primitives.
+        fn len(&self) -> usize;
+    }
+}
+
+/// Selects the cheaper test of a query that may report false positives but never a false
+/// negative.
+///
+/// * `Conservative(sphere)` against [`Aabbs`](crate::Aabbs): Larsson's quick-rejection test only
+///   (the sphere's bounding box, rounded outward and widened by `2^-20` of the radius plus
+///   `2^-74`, so it also contains every hit of the exact f32 test).
+/// * `Conservative(octahedron)` against [`Octahedra`](crate::Octahedra): the eight-comparison
+///   8-DOP test of the AABO readme, without the sum condition.
+/// * Against every other container, the exact test (there is no cheaper one).
+///
+/// ```
+/// use bvlanes::{Aabb, Aabbs, Conservative, Sphere};
+/// let boxes = Aabbs::from_slice(&[Aabb::new([1.0, 1.0, 1.0], [2.0, 2.0, 2.0])]).unwrap();
+/// let s = Sphere::new([0.0, 0.0, 0.0], 1.5); // reaches the box's corner region, not the box
+/// assert_eq!(boxes.count_hits(&s), 0);
+/// assert_eq!(boxes.count_hits(&Conservative(s)), 1); // a false positive, allowed
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Conservative<Q>(pub Q);
+
+/// A container with its queries pinned to one [`Backend`]: the same query methods as the container,
+/// run on that tier. Made by `with_backend` on any container.
+///
+/// ```
+/// use bvlanes::{Aabb, Aabbs, Backend};
+/// let boxes = Aabbs::from_slice(&[Aabb::new([0.0; 3], [1.0; 3])]).unwrap();
+/// for &b in Backend::available() {
+///     assert_eq!(boxes.with_backend(b).unwrap().count_hits(&[0.5, 0.5, 0.5]), 1);
+/// }
+/// ```
+#[derive(Debug)]
+pub struct Pinned<'a, C> {
+    container: &'a C,
+    backend: Backend,
+}
+
+impl<C> Clone for Pinned<'_, C> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<C> Copy for Pinned<'_, C> {}
+
+impl<'a, C: private::Container> Pinned<'a, C> {
+    /// Pins `container` to `backend`.
+    ///
+    /// # Errors
+    /// [`BvError::BackendUnavailable`](crate::BvError::BackendUnavailable) if this CPU lacks it.
+    pub fn new(container: &'a C, backend: Backend) -> Result<Self, crate::BvError> {
+        Ok(Pinned {
+            container,
+            backend: backend.check()?,
+        })
+    }
+
+    /// The backend queries run on.
+    #[must_use]
+    pub fn backend(&self) -> Backend {
+        self.backend
+    }
+
+    /// The container.
+    #[must_use]
+    pub fn container(&self) -> &'a C {
+        self.container
+    }
+
+    /// Number of primitives hit by `query`.
+    #[must_use]
+    pub fn count_hits<Q: Query<C>>(&self, query: &Q) -> usize {
+        let Some(kernel) = query.bind(self.container) else {
+            return 0;
+        };
+        let mut sink = sink::Count(0);
+        run(self.backend, &kernel, &mut sink);
+        sink.0
+    }
+
+    /// Whether `query` hits any primitive (stops at the first hit block).
+    #[must_use]
+    pub fn any_hit<Q: Query<C>>(&self, query: &Q) -> bool {
+        let Some(kernel) = query.bind(self.container) else {
+            return false;
+        };
+        let mut sink = sink::Any(false);
+        run(self.backend, &kernel, &mut sink);
+        sink.0
+    }
+
+    /// Appends the indices of the primitives hit by `query` to `out`, ascending.
+    pub fn extend_hits<Q: Query<C>>(&self, query: &Q, out: &mut Vec<u32>) {
+        let Some(kernel) = query.bind(self.container) else {
+            return;
+        };
+        let mut sink = sink::Indices::new(out);
+        run(self.backend, &kernel, &mut sink);
+        sink.finish();
+    }
+
+    /// The indices of the primitives hit by `query`, ascending. Computed eagerly (into a `Vec`)
+    /// when called; the iterator then owns them.
+    #[must_use]
+    pub fn hits<Q: Query<C>>(&self, query: &Q) -> Hits {
+        let mut out = Vec::new();
+        self.extend_hits(query, &mut out);
+        Hits(out.into_iter())
+    }
+
+    /// Writes a bitmap of the hits: bit `i % 64` of `mask[i / 64]` is set iff primitive `i` is hit.
+    /// The first `len().div_ceil(64)` words are overwritten (bits past `len()` cleared); later words
+    /// are left alone.
+    ///
+    /// # Panics
+    /// If `mask` has fewer than `len().div_ceil(64)` words.
+    pub fn hit_mask<Q: Query<C>>(&self, query: &Q, mask: &mut [u64]) {
+        let len = self.container.len();
+        let words = len.div_ceil(64);
+        assert!(
+            mask.len() >= words,
+            "hit_mask: a container of {len} primitives needs {words} mask words, got {}",
+            mask.len()
+        );
+        let mask = &mut mask[..words];
+        mask.fill(0);
+        if let Some(kernel) = query.bind(self.container) {
+            run(self.backend, &kernel, &mut sink::MaskWords(mask));
+        }
+    }
+}
+
+/// The indices hit by a query, ascending (from `hits`).
+#[derive(Clone, Debug)]
+pub struct Hits(std::vec::IntoIter<u32>);
+
+impl Iterator for Hits {
+    type Item = u32;
+    #[inline]
+    fn next(&mut self) -> Option<u32> {
+        self.0.next()
+    }
+    #[inline]
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.0.size_hint()
+    }
+}
+
+impl DoubleEndedIterator for Hits {
+    #[inline]
+    fn next_back(&mut self) -> Option<u32> {
+        self.0.next_back()
+    }
+}
+
+impl ExactSizeIterator for Hits {}
+impl core::iter::FusedIterator for Hits {}

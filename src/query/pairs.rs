@@ -1,0 +1,248 @@
+//! Every supported (query, container) pair: how the query is screened and which kernel it runs.
+//!
+//! | container \ query | point | `Sphere` | `Aabb` | `DownTet` | `UpTet` | `Octahedron` |
+//! |---|---|---|---|---|---|---|
+//! | `Spheres` | sphere r = 0 | sphere | box vs spheres | | | |
+//! | `Aabbs` | box (zero size) | sphere vs boxes (exact) | box | | | |
+//! | `UpTets` | tet below | | | tet below | | |
+//! | `DownTets` | tet above | | | | tet above | |
+//! | `Octahedra` | 8-DOP | | | tet below (up half) | tet above (down half) | exact |
+
+use super::private::Bind;
+use super::{Conservative, Query};
+use crate::kernel::{
+    AabbsVsBox, AabbsVsSphere, OctahedraVsOctahedron, SpheresVsBox, SpheresVsSphere,
+    TetsAbove, TetsBelow,
+};
+use crate::primitive::{all_finite, any_nan, project_down, project_up};
+use crate::round::{add_up, mul_up, sum_sign_extended};
+use crate::{Aabb, Aabbs, DownTet, DownTets, Octahedra, Octahedron, Sphere, Spheres, UpTet, UpTets};
+use core::cmp::Ordering;
+
+// ---- screening: a query that can hit nothing never reaches a kernel ----
+
+/// A point hits something only if it is finite.
+fn screen_point(p: &[f32; 3]) -> Option<[f32; 3]> {
+    all_finite(p).then_some(*p)
+}
+
+/// A sphere needs a finite centre and a radius `>= 0` (`+inf` allowed, NaN not).
+fn screen_sphere(s: &Sphere) -> Option<Sphere> {
+    (all_finite(&s.center) && s.radius >= 0.0).then_some(*s)
+}
+
+/// A box needs no NaN, `min <= max`, and a finite point on each axis (no `[inf, inf]`).
+fn screen_aabb(b: &Aabb) -> Option<Aabb> {
+    let ok = !any_nan(&b.min)
+        && !any_nan(&b.max)
+        && (0..3).all(|i| b.min[i] <= b.max[i] && b.min[i] < f32::INFINITY && b.max[i] > f32::NEG_INFINITY);
+    ok.then_some(*b)
+}
+
+/// An up tetrahedron needs no NaN, no `+inf` bound, and `sum(min) <= 0`.
+fn screen_up(u: &UpTet) -> Option<UpTet> {
+    let ok = !any_nan(&u.min)
+        && !u.min.contains(&f32::INFINITY)
+        && sum_sign_extended(u.min) != Ordering::Greater;
+    ok.then_some(*u)
+}
+
+/// A down tetrahedron needs no NaN, no `-inf` bound, and `sum(max) >= 0`.
+fn screen_down(d: &DownTet) -> Option<DownTet> {
+    let ok = !any_nan(&d.max)
+        && !d.max.contains(&f32::NEG_INFINITY)
+        && sum_sign_extended(d.max) != Ordering::Less;
+    ok.then_some(*d)
+}
+
+/// An octahedron needs both tetrahedra non-empty and `up <= down` on every axis.
+fn screen_octahedron(o: &Octahedron) -> Option<Octahedron> {
+    let (up, down) = (screen_up(&o.up)?, screen_down(&o.down)?);
+    (0..4).all(|k| up.min[k] <= down.max[k]).then_some(*o)
+}
+
+/// The conservative sphere box: outward-rounded, widened by `2^-20 r + 2^-74` so it also holds
+/// every hit of the exact f32 test (whose rounding can accept distances up to `r (1 + 3.5 * 2^-24)`
+/// plus an underflow term below `2^-74`).
+fn widened_sphere_box(s: &Sphere) -> Aabb {
+    const WIDEN: f32 = 1.0 + 1.0 / 1_048_576.0; // 1 + 2^-20, exact
+    const FLOOR: f32 = f32::from_bits(53 << 23); // 2^-74
+    let r = add_up(mul_up(s.radius, WIDEN), FLOOR);
+    Aabb::from_sphere(&Sphere::new(s.center, r))
+}
+
+// ---- Aabbs ----
+
+impl Bind<Aabbs> for [f32; 3] {
+    type Kernel<'a> = AabbsVsBox<'a>;
+    fn bind<'a>(&self, c: &'a Aabbs) -> Option<AabbsVsBox<'a>> {
+        let p = screen_point(self)?;
+        Some(AabbsVsBox { cols: c.view(), q_min: p, q_max: p })
+    }
+}
+
+impl Bind<Aabbs> for Aabb {
+    type Kernel<'a> = AabbsVsBox<'a>;
+    fn bind<'a>(&self, c: &'a Aabbs) -> Option<AabbsVsBox<'a>> {
+        let b = screen_aabb(self)?;
+        Some(AabbsVsBox { cols: c.view(), q_min: b.min, q_max: b.max })
+    }
+}
+
+impl Bind<Aabbs> for Sphere {
+    type Kernel<'a> = AabbsVsSphere<'a>;
+    fn bind<'a>(&self, c: &'a Aabbs) -> Option<AabbsVsSphere<'a>> {
+        let s = screen_sphere(self)?;
+        Some(AabbsVsSphere { cols: c.view(), center: s.center, r2: s.radius * s.radius })
+    }
+}
+
+impl Bind<Aabbs> for Conservative<Sphere> {
+    type Kernel<'a> = AabbsVsBox<'a>;
+    fn bind<'a>(&self, c: &'a Aabbs) -> Option<AabbsVsBox<'a>> {
+        let b = widened_sphere_box(&screen_sphere(&self.0)?);
+        Some(AabbsVsBox { cols: c.view(), q_min: b.min, q_max: b.max })
+    }
+}
+
+// ---- Spheres ----
+
+impl Bind<Spheres> for [f32; 3] {
+    type Kernel<'a> = SpheresVsSphere<'a>;
+    fn bind<'a>(&self, c: &'a Spheres) -> Option<SpheresVsSphere<'a>> {
+        let p = screen_point(self)?;
+        Some(SpheresVsSphere { cols: c.view(), center: p, radius: 0.0 })
+    }
+}
+
+impl Bind<Spheres> for Sphere {
+    type Kernel<'a> = SpheresVsSphere<'a>;
+    fn bind<'a>(&self, c: &'a Spheres) -> Option<SpheresVsSphere<'a>> {
+        let s = screen_sphere(self)?;
+        Some(SpheresVsSphere { cols: c.view(), center: s.center, radius: s.radius })
+    }
+}
+
+impl Bind<Spheres> for Aabb {
+    type Kernel<'a> = SpheresVsBox<'a>;
+    fn bind<'a>(&self, c: &'a Spheres) -> Option<SpheresVsBox<'a>> {
+        let b = screen_aabb(self)?;
+        Some(SpheresVsBox { cols: c.view(), q_min: b.min, q_max: b.max })
+    }
+}
+
+// ---- UpTets and DownTets ----
+
+impl Bind<UpTets> for [f32; 3] {
+    type Kernel<'a> = TetsBelow<'a>;
+    fn bind<'a>(&self, c: &'a UpTets) -> Option<TetsBelow<'a>> {
+        let p = screen_point(self)?;
+        Some(TetsBelow { cols: c.view(), q_max: project_up(p) })
+    }
+}
+
+impl Bind<UpTets> for DownTet {
+    type Kernel<'a> = TetsBelow<'a>;
+    fn bind<'a>(&self, c: &'a UpTets) -> Option<TetsBelow<'a>> {
+        let d = screen_down(self)?;
+        Some(TetsBelow { cols: c.view(), q_max: d.max })
+    }
+}
+
+impl Bind<DownTets> for [f32; 3] {
+    type Kernel<'a> = TetsAbove<'a>;
+    fn bind<'a>(&self, c: &'a DownTets) -> Option<TetsAbove<'a>> {
+        let p = screen_point(self)?;
+        Some(TetsAbove { cols: c.view(), q_min: project_down(p) })
+    }
+}
+
+impl Bind<DownTets> for UpTet {
+    type Kernel<'a> = TetsAbove<'a>;
+    fn bind<'a>(&self, c: &'a DownTets) -> Option<TetsAbove<'a>> {
+        let u = screen_up(self)?;
+        Some(TetsAbove { cols: c.view(), q_min: u.min })
+    }
+}
+
+// ---- Octahedra ----
+
+impl Bind<Octahedra> for [f32; 3] {
+    type Kernel<'a> = OctahedraVsOctahedron<'a, false>;
+    fn bind<'a>(&self, c: &'a Octahedra) -> Option<Self::Kernel<'a>> {
+        let p = screen_point(self)?;
+        // The point's own projections rounded outward: the eight comparisons are exact
+        // containment (up to that rounding), no sum condition needed.
+        Some(OctahedraVsOctahedron { cols: c.view(), q_up: project_down(p), q_down: project_up(p) })
+    }
+}
+
+impl Bind<Octahedra> for DownTet {
+    type Kernel<'a> = TetsBelow<'a>;
+    fn bind<'a>(&self, c: &'a Octahedra) -> Option<TetsBelow<'a>> {
+        let d = screen_down(self)?;
+        Some(TetsBelow { cols: c.up_view(), q_max: d.max })
+    }
+}
+
+impl Bind<Octahedra> for UpTet {
+    type Kernel<'a> = TetsAbove<'a>;
+    fn bind<'a>(&self, c: &'a Octahedra) -> Option<TetsAbove<'a>> {
+        let u = screen_up(self)?;
+        Some(TetsAbove { cols: c.down_view(), q_min: u.min })
+    }
+}
+
+impl Bind<Octahedra> for Octahedron {
+    type Kernel<'a> = OctahedraVsOctahedron<'a, true>;
+    fn bind<'a>(&self, c: &'a Octahedra) -> Option<Self::Kernel<'a>> {
+        let o = screen_octahedron(self)?;
+        Some(OctahedraVsOctahedron { cols: c.view(), q_up: o.up.min, q_down: o.down.max })
+    }
+}
+
+impl Bind<Octahedra> for Conservative<Octahedron> {
+    type Kernel<'a> = OctahedraVsOctahedron<'a, false>;
+    fn bind<'a>(&self, c: &'a Octahedra) -> Option<Self::Kernel<'a>> {
+        let o = screen_octahedron(&self.0)?;
+        Some(OctahedraVsOctahedron { cols: c.view(), q_up: o.up.min, q_down: o.down.max })
+    }
+}
+
+/// `Conservative(q)` where no cheaper test exists runs the exact one.
+macro_rules! conservative_is_exact {
+    ($($q:ty => $c:ty),* $(,)?) => {$(
+        impl Bind<$c> for Conservative<$q> {
+            type Kernel<'a> = <$q as Bind<$c>>::Kernel<'a>;
+            #[inline]
+            fn bind<'a>(&self, c: &'a $c) -> Option<Self::Kernel<'a>> {
+                self.0.bind(c)
+            }
+        }
+    )*};
+}
+
+conservative_is_exact!(
+    [f32; 3] => Aabbs, Aabb => Aabbs,
+    [f32; 3] => Spheres, Sphere => Spheres, Aabb => Spheres,
+    [f32; 3] => UpTets, DownTet => UpTets,
+    [f32; 3] => DownTets, UpTet => DownTets,
+    [f32; 3] => Octahedra, DownTet => Octahedra, UpTet => Octahedra,
+);
+
+/// Every `Bind` above is a public `Query`.
+macro_rules! queries {
+    ($($q:ty => $c:ty),* $(,)?) => {$(
+        impl Query<$c> for $q {}
+        impl Query<$c> for Conservative<$q> {}
+    )*};
+}
+
+queries!(
+    [f32; 3] => Aabbs, Aabb => Aabbs, Sphere => Aabbs,
+    [f32; 3] => Spheres, Sphere => Spheres, Aabb => Spheres,
+    [f32; 3] => UpTets, DownTet => UpTets,
+    [f32; 3] => DownTets, UpTet => DownTets,
+    [f32; 3] => Octahedra, DownTet => Octahedra, UpTet => Octahedra, Octahedron => Octahedra,
+);
+

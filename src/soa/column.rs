@@ -1,0 +1,155 @@
+//! Aligned, lane-padded f32 columns: the storage under every container.
+
+use bytemuck::{Pod, Zeroable};
+
+/// Sixteen consecutive values of one column, aligned to a 64-byte cache line. A column is a
+/// `Vec<Chunk>`, so it is always padded to a multiple of 16 lanes (one AVX-512 vector, two AVX2,
+/// four SSE); lanes past the container's length hold `0.0` and are never reported.
+#[repr(C, align(64))]
+#[derive(Clone, Copy, Debug, PartialEq, Pod, Zeroable)]
+pub struct Chunk(pub [f32; 16]);
+
+impl Chunk {
+    /// Lanes per chunk.
+    pub const LANES: usize = 16;
+}
+
+/// `K` columns of equal length holding `len` rows; rows past `len` are zero.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Columns<const K: usize> {
+    cols: [Vec<Chunk>; K],
+    len: usize,
+}
+
+impl<const K: usize> Columns<K> {
+    pub(crate) fn new() -> Self {
+        Columns {
+            cols: core::array::from_fn(|_| Vec::new()),
+            len: 0,
+        }
+    }
+
+    pub(crate) fn with_capacity(rows: usize) -> Self {
+        let chunks = rows.div_ceil(Chunk::LANES);
+        Columns {
+            cols: core::array::from_fn(|_| Vec::with_capacity(chunks)),
+            len: 0,
+        }
+    }
+
+    #[inline]
+    pub(crate) fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Capacity in rows.
+    pub(crate) fn capacity(&self) -> usize {
+        self.cols[0].capacity() * Chunk::LANES
+    }
+
+    /// Room for `additional` more rows.
+    pub(crate) fn reserve(&mut self, additional: usize) {
+        let need = (self.len + additional).div_ceil(Chunk::LANES);
+        for c in &mut self.cols {
+            c.reserve(need.saturating_sub(c.len()));
+        }
+    }
+
+    /// Column `k` as whole chunks (`len().div_ceil(16)` of them).
+    #[inline]
+    pub(crate) fn col(&self, k: usize) -> &[Chunk] {
+        &self.cols[k]
+    }
+
+    pub(crate) fn push(&mut self, row: [f32; K]) {
+        let (chunk, lane) = (self.len / Chunk::LANES, self.len % Chunk::LANES);
+        for (col, value) in self.cols.iter_mut().zip(row) {
+            if lane == 0 {
+                col.push(Chunk::zeroed());
+            }
+            col[chunk].0[lane] = value;
+        }
+        self.len += 1;
+    }
+
+    pub(crate) fn get(&self, i: usize) -> Option<[f32; K]> {
+        (i < self.len).then(|| {
+            let (chunk, lane) = (i / Chunk::LANES, i % Chunk::LANES);
+            core::array::from_fn(|k| self.cols[k][chunk].0[lane])
+        })
+    }
+
+    /// Overwrites row `i < len`.
+    pub(crate) fn set(&mut self, i: usize, row: [f32; K]) {
+        assert!(i < self.len, "row {i} out of bounds ({})", self.len);
+        let (chunk, lane) = (i / Chunk::LANES, i % Chunk::LANES);
+        for (col, value) in self.cols.iter_mut().zip(row) {
+            col[chunk].0[lane] = value;
+        }
+    }
+
+    /// Removes row `i < len`, moving the last row into its place; returns the removed row.
+    pub(crate) fn swap_remove(&mut self, i: usize) -> [f32; K] {
+        let removed = self.get(i).unwrap_or_else(|| {
+            panic!("swap_remove index {i} out of bounds (len {})", self.len)
+        });
+        let last = self.len - 1;
+        if i != last {
+            let moved = self.get(last).expect("last row exists");
+            self.set(i, moved);
+        }
+        self.set(last, [0.0; K]);
+        self.len = last;
+        if last % Chunk::LANES == 0 {
+            for col in &mut self.cols {
+                col.pop();
+            }
+        }
+        removed
+    }
+
+    pub(crate) fn clear(&mut self) {
+        for col in &mut self.cols {
+            col.clear();
+        }
+        self.len = 0;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn padding_stays_zero_and_chunks_track_len() {
+        let mut c = Columns::<2>::new();
+        for i in 0..40 {
+            c.push([i as f32, -(i as f32)]);
+        }
+        assert_eq!(c.col(0).len(), 3);
+        assert_eq!(c.swap_remove(3), [3.0, -3.0]);
+        assert_eq!(c.get(3), Some([39.0, -39.0]));
+        assert_eq!(c.col(1)[2].0[7], 0.0, "vacated slot zeroed");
+        while c.len() > 32 {
+            c.swap_remove(c.len() - 1);
+        }
+        assert_eq!(c.col(0).len(), 2);
+        c.clear();
+        assert_eq!(c.col(0).len(), 0);
+        assert_eq!(c.get(0), None);
+    }
+}
+
+impl<const K: usize> Default for Columns<K> {
+    fn default() -> Self {
+        Columns::new()
+    }
+}
+
+impl<const K: usize> Columns<K> {
+    /// `M` consecutive columns starting at `first`, as a kernel's view.
+    #[inline]
+    pub(crate) fn view<const M: usize>(&self, first: usize) -> crate::kernel::Cols<'_, M> {
+        crate::kernel::Cols::new(core::array::from_fn(|k| self.col(first + k)), self.len)
+    }
+}

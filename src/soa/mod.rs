@@ -1,0 +1,344 @@
+//! The containers: structure-of-arrays storage, one aligned, lane-padded column per component.
+//!
+//! | container | primitive | columns |
+//! |---|---|---|
+//! | [`Spheres`] | [`Sphere`] | centre x, y, z, radius |
+//! | [`Aabbs`] | [`Aabb`] | min x, y, z, max x, y, z |
+//! | [`UpTets`] | [`UpTet`] | min A, B, C, D |
+//! | [`DownTets`] | [`DownTet`] | max A, B, C, D |
+//! | [`Octahedra`] | [`Octahedron`] | up min A..D, then down max A..D (separate arrays: a query that fails the up half never reads the down half) |
+//!
+//! Every container validates what goes in (finite values, non-inverted bounds, non-negative radii)
+//! and changes nothing when it returns an error.
+
+mod column;
+
+pub use column::Chunk;
+pub(crate) use column::Columns;
+
+use crate::query::private::Container;
+use crate::query::{Hits, Pinned, Query};
+use crate::{Aabb, Backend, BvError, DownTet, Octahedron, Sphere, UpTet};
+
+/// Generates a container type: storage, validation, the Vec-like API and the query methods.
+macro_rules! container {
+    (
+        $(#[$doc:meta])*
+        $name:ident, $prim:ident, $k:literal, $what:literal
+    ) => {
+        $(#[$doc])*
+        #[derive(Clone, Default, PartialEq)]
+        pub struct $name {
+            cols: Columns<$k>,
+        }
+
+        impl $name {
+            #[doc = concat!("An empty container of ", $what, ".")]
+            #[must_use]
+            pub fn new() -> Self {
+                Self { cols: Columns::new() }
+            }
+
+            #[doc = concat!("An empty container with room for `capacity` ", $what, ".")]
+            #[must_use]
+            pub fn with_capacity(capacity: usize) -> Self {
+                Self { cols: Columns::with_capacity(capacity) }
+            }
+
+            #[doc = concat!("A container holding `items` in order (index `i` is `items[i]`).")]
+            ///
+            /// # Errors
+            /// The first invalid item's [`BvError`], naming its index in `items`.
+            pub fn from_slice(items: &[$prim]) -> Result<Self, BvError> {
+                let mut c = Self::with_capacity(items.len());
+                c.extend_from_slice(items)?;
+                Ok(c)
+            }
+
+            #[doc = concat!("Number of ", $what, ".")]
+            #[must_use]
+            #[inline]
+            pub fn len(&self) -> usize {
+                self.cols.len()
+            }
+
+            #[doc = concat!("Whether there are no ", $what, ".")]
+            #[must_use]
+            #[inline]
+            pub fn is_empty(&self) -> bool {
+                self.cols.len() == 0
+            }
+
+            /// How many primitives fit before the columns reallocate.
+            #[must_use]
+            pub fn capacity(&self) -> usize {
+                self.cols.capacity()
+            }
+
+            /// Makes room for `additional` more primitives.
+            pub fn reserve(&mut self, additional: usize) {
+                self.cols.reserve(additional);
+            }
+
+            /// Appends `item` and returns its index.
+            ///
+            /// # Errors
+            /// [`BvError`] naming the index the item would have had; nothing is inserted.
+            pub fn push(&mut self, item: $prim) -> Result<u32, BvError> {
+                let index = self.len();
+                if index >= u32::MAX as usize {
+                    return Err(BvError::CapacityExceeded);
+                }
+                item.check(index)?;
+                self.cols.push(bytemuck::cast(item));
+                Ok(index as u32)
+            }
+
+            /// Appends every item, or none of them.
+            ///
+            /// # Errors
+            /// The first invalid item's [`BvError`], naming its index in `items`; the container
+            /// is left as it was.
+            pub fn extend_from_slice(&mut self, items: &[$prim]) -> Result<(), BvError> {
+                if self.len().saturating_add(items.len()) > u32::MAX as usize {
+                    return Err(BvError::CapacityExceeded);
+                }
+                for (index, item) in items.iter().enumerate() {
+                    item.check(index)?;
+                }
+                self.cols.reserve(items.len());
+                for item in items {
+                    self.cols.push(bytemuck::cast(*item));
+                }
+                Ok(())
+            }
+
+            /// The primitive at `index`, if any.
+            #[must_use]
+            pub fn get(&self, index: usize) -> Option<$prim> {
+                self.cols.get(index).map(bytemuck::cast)
+            }
+
+            /// Replaces the primitive at `index`.
+            ///
+            /// # Errors
+            /// [`BvError::IndexOutOfBounds`] past the end, or the item's validation error
+            /// naming `index`; nothing is changed.
+            pub fn set(&mut self, index: usize, item: $prim) -> Result<(), BvError> {
+                if index >= self.len() {
+                    return Err(BvError::IndexOutOfBounds { index, len: self.len() });
+                }
+                item.check(index)?;
+                self.cols.set(index, bytemuck::cast(item));
+                Ok(())
+            }
+
+            /// Removes the primitive at `index` and returns it; the last primitive takes its
+            /// index (O(1), like [`Vec::swap_remove`]).
+            ///
+            /// # Panics
+            /// If `index >= len()`.
+            pub fn swap_remove(&mut self, index: usize) -> $prim {
+                bytemuck::cast(self.cols.swap_remove(index))
+            }
+
+            /// Removes every primitive (keeps the allocation).
+            pub fn clear(&mut self) {
+                self.cols.clear();
+            }
+
+            /// The primitives in index order.
+            pub fn iter(&self) -> impl ExactSizeIterator<Item = $prim> + DoubleEndedIterator + '_ {
+                (0..self.len()).map(|i| self.get(i).expect("index below len"))
+            }
+
+            /// The same query methods, pinned to `backend` (tests and benchmarks use it to run
+            /// every tier side by side).
+            ///
+            /// # Errors
+            /// [`BvError::BackendUnavailable`] if this CPU lacks `backend`.
+            pub fn with_backend(&self, backend: Backend) -> Result<Pinned<'_, Self>, BvError> {
+                Pinned::new(self, backend)
+            }
+
+            #[inline]
+            fn detected(&self) -> Pinned<'_, Self> {
+                Pinned::new(self, Backend::detect()).expect("the detected backend is available")
+            }
+
+            /// Number of primitives hit by `query` (on [`Backend::detect`]).
+            #[must_use]
+            pub fn count_hits<Q: Query<Self>>(&self, query: &Q) -> usize {
+                self.detected().count_hits(query)
+            }
+
+            /// Whether `query` hits any primitive; stops at the first hit.
+            #[must_use]
+            pub fn any_hit<Q: Query<Self>>(&self, query: &Q) -> bool {
+                self.detected().any_hit(query)
+            }
+
+            /// Appends the indices of the primitives hit by `query` to `out`, ascending.
+            pub fn extend_hits<Q: Query<Self>>(&self, query: &Q, out: &mut Vec<u32>) {
+                self.detected().extend_hits(query, out)
+            }
+
+            /// The indices of the primitives hit by `query`, ascending (computed eagerly).
+            #[must_use]
+            pub fn hits<Q: Query<Self>>(&self, query: &Q) -> Hits {
+                self.detected().hits(query)
+            }
+
+            /// Bit `i % 64` of `mask[i / 64]` set iff primitive `i` is hit; see
+            /// [`Pinned::hit_mask`].
+            ///
+            /// # Panics
+            /// If `mask.len() < len().div_ceil(64)`.
+            pub fn hit_mask<Q: Query<Self>>(&self, query: &Q, mask: &mut [u64]) {
+                self.detected().hit_mask(query, mask)
+            }
+        }
+
+        impl Container for $name {
+            #[inline]
+            fn len(&self) -> usize {
+                self.cols.len()
+            }
+        }
+
+        impl core::fmt::Debug for $name {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                f.debug_list().entries(self.iter()).finish()
+            }
+        }
+
+        impl TryFrom<&[$prim]> for $name {
+            type Error = BvError;
+            fn try_from(items: &[$prim]) -> Result<Self, BvError> {
+                Self::from_slice(items)
+            }
+        }
+    };
+}
+
+container!(
+    /// Spheres in structure-of-arrays form: centre x, y, z and radius columns.
+    ///
+    /// Queries: a point, a [`Sphere`], an [`Aabb`] (all exact).
+    ///
+    /// ```
+    /// use bvlanes::{Aabb, Sphere, Spheres};
+    /// let lights = Spheres::from_slice(&[
+    ///     Sphere::new([0.0, 0.0, 0.0], 1.0),
+    ///     Sphere::new([5.0, 0.0, 0.0], 1.0),
+    /// ])
+    /// .unwrap();
+    /// let cell = Aabb::new([0.5, -1.0, -1.0], [4.5, 1.0, 1.0]);
+    /// assert_eq!(lights.hits(&cell).collect::<Vec<_>>(), [0, 1]);
+    /// assert_eq!(lights.count_hits(&[5.0, 1.0, 0.0]), 1); // on the surface: closed
+    /// ```
+    Spheres, Sphere, 4, "spheres"
+);
+
+container!(
+    /// Axis-aligned boxes in structure-of-arrays form: min x, y, z and max x, y, z columns.
+    ///
+    /// Queries: a point, a [`Sphere`] (exact, or [`Conservative`](crate::Conservative)), an
+    /// [`Aabb`].
+    ///
+    /// ```
+    /// use bvlanes::{Aabb, Aabbs, Sphere};
+    /// let boxes = Aabbs::from_slice(&[
+    ///     Aabb::new([0.0, 0.0, 0.0], [1.0, 1.0, 1.0]),
+    ///     Aabb::new([2.0, 0.0, 0.0], [3.0, 1.0, 1.0]),
+    /// ])
+    /// .unwrap();
+    /// let mut hits = Vec::new();
+    /// boxes.extend_hits(&Sphere::new([1.5, 0.5, 0.5], 0.5), &mut hits);
+    /// assert_eq!(hits, [0, 1]); // touching counts
+    /// ```
+    Aabbs, Aabb, 6, "boxes"
+);
+
+container!(
+    /// Up tetrahedra in structure-of-arrays form: min A, B, C, D columns.
+    ///
+    /// Queries: a point, a [`DownTet`] (exact).
+    ///
+    /// ```
+    /// use bvlanes::{DownTet, UpTet, UpTets};
+    /// let tets = UpTets::from_slice(&[UpTet::new([-1.0; 4])]).unwrap();
+    /// assert!(tets.any_hit(&[0.0, 0.0, 0.0]));
+    /// assert!(!tets.any_hit(&DownTet::new([-2.0, 5.0, 5.0, 5.0])));
+    /// ```
+    UpTets, UpTet, 4, "up tetrahedra"
+);
+
+container!(
+    /// Down tetrahedra in structure-of-arrays form: max A, B, C, D columns.
+    ///
+    /// Queries: a point, an [`UpTet`] (exact).
+    ///
+    /// ```
+    /// use bvlanes::{DownTet, DownTets, UpTet};
+    /// let tets = DownTets::from_slice(&[DownTet::new([1.0; 4])]).unwrap();
+    /// assert!(tets.any_hit(&UpTet::new([0.5, -1.0, -1.0, -1.0])));
+    /// ```
+    DownTets, DownTet, 4, "down tetrahedra"
+);
+
+container!(
+    /// Axis-aligned bounding octahedra (AABO) in structure-of-arrays form: the up tetrahedra's
+    /// four columns and the down tetrahedra's four columns, in separate arrays, so a block of
+    /// octahedra that fails the up half never reads its down half.
+    ///
+    /// Queries: a point (exact containment), an [`Octahedron`] (exact; or the 8-DOP test with
+    /// [`Conservative`](crate::Conservative)), a [`DownTet`] (tested against the up halves only,
+    /// the readme's "Tetrahedron" row: conservative for the octahedra), an [`UpTet`] (against the
+    /// down halves only).
+    ///
+    /// ```
+    /// use bvlanes::{Aabb, Octahedra, Octahedron};
+    /// let a = Octahedron::from_aabb(&Aabb::new([0.0; 3], [1.0; 3]));
+    /// let b = Octahedron::from_aabb(&Aabb::new([1.0, 1.0, 1.0], [2.0, 2.0, 2.0]));
+    /// let world = Octahedra::from_slice(&[a, b]).unwrap();
+    /// assert_eq!(world.count_hits(&a), 2); // the boxes touch at (1, 1, 1)
+    /// ```
+    Octahedra, Octahedron, 8, "octahedra"
+);
+
+impl Spheres {
+    pub(crate) fn view(&self) -> crate::kernel::Cols<'_, 4> {
+        self.cols.view(0)
+    }
+}
+
+impl Aabbs {
+    pub(crate) fn view(&self) -> crate::kernel::Cols<'_, 6> {
+        self.cols.view(0)
+    }
+}
+
+impl UpTets {
+    pub(crate) fn view(&self) -> crate::kernel::Cols<'_, 4> {
+        self.cols.view(0)
+    }
+}
+
+impl DownTets {
+    pub(crate) fn view(&self) -> crate::kernel::Cols<'_, 4> {
+        self.cols.view(0)
+    }
+}
+
+impl Octahedra {
+    pub(crate) fn view(&self) -> crate::kernel::Cols<'_, 8> {
+        self.cols.view(0)
+    }
+    pub(crate) fn up_view(&self) -> crate::kernel::Cols<'_, 4> {
+        self.cols.view(0)
+    }
+    pub(crate) fn down_view(&self) -> crate::kernel::Cols<'_, 4> {
+        self.cols.view(4)
+    }
+}
