@@ -54,7 +54,9 @@ impl Backend {
     /// The fastest backend this CPU runs, ignoring the environment.
     #[must_use]
     pub fn best() -> Backend {
-        *Backend::available().last().expect("Scalar is always available")
+        *Backend::available()
+            .last()
+            .expect("Scalar is always available")
     }
 
     /// What `BVLANES_BACKEND` asks for: `Ok(None)` when it is unset or names no backend
@@ -140,7 +142,11 @@ pub struct ParseBackendError(pub String);
 
 impl fmt::Display for ParseBackendError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "unknown backend {:?} (expected scalar, sse or avx2)", self.0)
+        write!(
+            f,
+            "unknown backend {:?} (expected scalar, sse or avx2)",
+            self.0
+        )
     }
 }
 

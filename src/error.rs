@@ -69,7 +69,10 @@ impl fmt::Display for BvError {
                 write!(f, "backend {backend} is not available on this CPU")
             }
             BvError::IndexOutOfBounds { index, len } => {
-                write!(f, "index {index} is out of bounds for a container of length {len}")
+                write!(
+                    f,
+                    "index {index} is out of bounds for a container of length {len}"
+                )
             }
             BvError::CapacityExceeded => {
                 write!(f, "a container holds at most u32::MAX primitives")

@@ -157,8 +157,14 @@ mod tests {
                 let u = add_up(a, b);
                 // f64 sums of these are exact (exponent spread below 2^53) except the 1e-20 + 1e30
                 // kinds, where the bracket still holds because the rounding is directed.
-                assert!(f64::from(d) <= exact(a, b) || d == f32::MAX, "{a} + {b} down {d}");
-                assert!(f64::from(u) >= exact(a, b) || u == -f32::MAX, "{a} + {b} up {u}");
+                assert!(
+                    f64::from(d) <= exact(a, b) || d == f32::MAX,
+                    "{a} + {b} down {d}"
+                );
+                assert!(
+                    f64::from(u) >= exact(a, b) || u == -f32::MAX,
+                    "{a} + {b} up {u}"
+                );
                 assert!(d <= u);
                 assert!(u.next_down() <= d || u == d, "at most one ulp apart");
             }
@@ -174,7 +180,10 @@ mod tests {
     fn sum_sign_is_exact() {
         assert_eq!(sum_sign(&[1.0, -1.0, 1e-30, -1e-30]), Ordering::Equal);
         assert_eq!(sum_sign(&[1e30, 1e-30, -1e30]), Ordering::Greater);
-        assert_eq!(sum_sign(&[3e38, 3e38, -3e38, -3e38, -1e-45]), Ordering::Less);
+        assert_eq!(
+            sum_sign(&[3e38, 3e38, -3e38, -3e38, -1e-45]),
+            Ordering::Less
+        );
         assert_eq!(sum_sign(&[]), Ordering::Equal);
         assert_eq!(sum_sign(&[-0.0]), Ordering::Equal);
     }

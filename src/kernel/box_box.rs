@@ -2,13 +2,18 @@
 //! overlap). Also serves a point (a zero-size box) and the conservative sphere test (the sphere's
 //! outward-rounded bounding box).
 
-use super::{Cols, Kernel};
+use super::{Cols, Kernel, splat3};
 use crate::lanes::Lanes;
 
 /// The generic body: whether boxes `[b_min, b_max]` overlap the query box `[q_min, q_max]`.
 /// Comparisons only, so infinite query bounds behave as half-spaces.
 #[inline(always)]
-pub(crate) fn box_overlaps<V: Lanes>(q_min: [V; 3], q_max: [V; 3], b_min: [V; 3], b_max: [V; 3]) -> V::Mask {
+pub(crate) fn box_overlaps<V: Lanes>(
+    q_min: [V; 3],
+    q_max: [V; 3],
+    b_min: [V; 3],
+    b_max: [V; 3],
+) -> V::Mask {
     let x = V::and(b_min[0].le(q_max[0]), q_min[0].le(b_max[0]));
     let y = V::and(b_min[1].le(q_max[1]), q_min[1].le(b_max[1]));
     let z = V::and(b_min[2].le(q_max[2]), q_min[2].le(b_max[2]));
@@ -30,9 +35,9 @@ impl Kernel for AabbsVsBox<'_> {
 
     #[inline(always)]
     fn block<V: Lanes>(&self, c: usize, j: usize) -> u32 {
-        let b_min = [0, 1, 2].map(|k| self.cols.load::<V>(k, c, j));
-        let b_max = [3, 4, 5].map(|k| self.cols.load::<V>(k, c, j));
-        let m = box_overlaps(self.q_min.map(V::splat), self.q_max.map(V::splat), b_min, b_max);
+        let b_min = self.cols.load3::<V>(0, c, j);
+        let b_max = self.cols.load3::<V>(3, c, j);
+        let m = box_overlaps(splat3(self.q_min), splat3(self.q_max), b_min, b_max);
         V::bits(m)
     }
 }

@@ -65,10 +65,51 @@ impl<'a, const K: usize> Cols<'a, K> {
         V::load(&self.cols[k][chunk], j)
     }
 
+    /// Blocks of three consecutive columns `first..first + 3`.
+    #[inline(always)]
+    pub(crate) fn load3<V: Lanes>(&self, first: usize, chunk: usize, j: usize) -> [V; 3] {
+        [
+            self.load(first, chunk, j),
+            self.load(first + 1, chunk, j),
+            self.load(first + 2, chunk, j),
+        ]
+    }
+
+    /// Blocks of four consecutive columns `first..first + 4`.
+    #[inline(always)]
+    pub(crate) fn load4<V: Lanes>(&self, first: usize, chunk: usize, j: usize) -> [V; 4] {
+        [
+            self.load(first, chunk, j),
+            self.load(first + 1, chunk, j),
+            self.load(first + 2, chunk, j),
+            self.load(first + 3, chunk, j),
+        ]
+    }
+
     #[inline(always)]
     pub(crate) fn len(&self) -> usize {
         self.len
     }
+}
+
+// Kernels avoid closures and `array::map` on lane values: they do not reliably inline into the
+// AVX2 `#[target_feature]` entry point, and an out-of-line call passes `__m256` through memory.
+
+/// Three query values splatted.
+#[inline(always)]
+pub(crate) fn splat3<V: Lanes>(v: [f32; 3]) -> [V; 3] {
+    [V::splat(v[0]), V::splat(v[1]), V::splat(v[2])]
+}
+
+/// Four query values splatted.
+#[inline(always)]
+pub(crate) fn splat4<V: Lanes>(v: [f32; 4]) -> [V; 4] {
+    [
+        V::splat(v[0]),
+        V::splat(v[1]),
+        V::splat(v[2]),
+        V::splat(v[3]),
+    ]
 }
 
 /// Output windows are this many chunks (1,024 primitives): an index writer reserves room for one
@@ -77,7 +118,7 @@ const WINDOW_CHUNKS: usize = 64;
 
 /// The one loop every query runs: all full chunks, then the last chunk with its padding masked.
 #[inline(always)]
-pub(crate) fn drive_generic<V: Lanes, K: Kernel, S: Sink>(kernel: &K, sink: &mut S) {
+pub(crate) fn drive_generic<V: Lanes, K: Kernel, S: Sink>(kernel: &K, mut sink: S) -> S {
     let len = kernel.len();
     let full = len / Chunk::LANES;
     let per_chunk = Chunk::LANES / V::N;
@@ -90,7 +131,7 @@ pub(crate) fn drive_generic<V: Lanes, K: Kernel, S: Sink>(kernel: &K, sink: &mut
                 let bits = kernel.block::<V>(chunk, j);
                 let base = (chunk * Chunk::LANES + j * V::N) as u32;
                 if sink.push::<V>(base, bits) {
-                    return;
+                    return sink;
                 }
             }
             chunk += 1;
@@ -110,24 +151,33 @@ pub(crate) fn drive_generic<V: Lanes, K: Kernel, S: Sink>(kernel: &K, sink: &mut
                 bits &= (1u32 << valid) - 1;
             }
             if sink.push::<V>((full * Chunk::LANES + first) as u32, bits) {
-                return;
+                return sink;
             }
         }
     }
+    sink
 }
 
-/// Dispatch: runs `kernel` over its container on `backend`, once per call.
+/// Dispatch: runs `kernel` over its container on `backend`, once per call, and returns the sink.
+///
+/// The sink travels by value so that, inside the tier's loop, its state (a count, an output
+/// vector's pointer and length) is a local the compiler keeps in registers, instead of memory that
+/// every index store might alias.
 ///
 /// # Panics
 /// If `backend` does not run on this CPU (callers obtain backends through
 /// [`Backend::check`], so this is a bug guard, not a user-facing path).
 #[inline]
-pub(crate) fn run<K: Kernel, S: Sink>(backend: Backend, kernel: &K, sink: &mut S) {
+#[must_use]
+pub(crate) fn run<K: Kernel, S: Sink>(backend: Backend, kernel: &K, sink: S) -> S {
     match backend {
         Backend::Scalar => drive_generic::<F32x1, K, S>(kernel, sink),
         Backend::Sse => drive_generic::<F32x4, K, S>(kernel, sink),
         Backend::Avx2 => {
-            assert!(backend.is_available(), "avx2 backend used on a CPU without it");
+            assert!(
+                backend.is_available(),
+                "avx2 backend used on a CPU without it"
+            );
             #[cfg(target_arch = "x86_64")]
             // SAFETY: the assert above checked that this CPU has AVX2, FMA and POPCNT, the
             // features `drive` is compiled with.

@@ -13,7 +13,7 @@
 //! error of `s` is below `3 * 2^-24 * M + 2^-148 < tol`, so a real intersection is never rejected;
 //! a pair is reported falsely only when its gap along the sums is below about `2^-19 * M`.
 
-use super::{Cols, Kernel};
+use super::{Cols, Kernel, splat4};
 use crate::lanes::Lanes;
 
 /// Tolerance slope of the sum condition (see the module docs).
@@ -25,7 +25,10 @@ const SUM_TOL_ABS: f32 = f32::from_bits(1 << 9); // 2^-140, a subnormal
 #[inline(always)]
 fn quarter_sum<V: Lanes>(v: [V; 4]) -> (V, V) {
     let q = V::splat(0.25);
-    let s = v[0].mul(q).add(v[1].mul(q)).add(v[2].mul(q).add(v[3].mul(q)));
+    let s = v[0]
+        .mul(q)
+        .add(v[1].mul(q))
+        .add(v[2].mul(q).add(v[3].mul(q)));
     let m = v[0].abs().max(v[1].abs()).max(v[2].abs().max(v[3].abs()));
     (s, m.mul(V::splat(SUM_TOL_REL)).add(V::splat(SUM_TOL_ABS)))
 }
@@ -54,14 +57,14 @@ impl<const EXACT: bool> Kernel for OctahedraVsOctahedron<'_, EXACT> {
 
     #[inline(always)]
     fn block<V: Lanes>(&self, c: usize, j: usize) -> u32 {
-        let q_down = self.q_down.map(V::splat);
-        let up = [0, 1, 2, 3].map(|k| self.cols.load::<V>(k, c, j));
+        let q_down = splat4(self.q_down);
+        let up = self.cols.load4::<V>(0, c, j);
         let m1 = super::tet::all_le(up, q_down);
         if V::bits(m1) == 0 {
             return 0;
         }
-        let q_up = self.q_up.map(V::splat);
-        let down = [4, 5, 6, 7].map(|k| self.cols.load::<V>(k, c, j));
+        let q_up = splat4(self.q_up);
+        let down = self.cols.load4::<V>(4, c, j);
         let m = V::and(m1, super::tet::all_le(q_up, down));
         if !EXACT {
             return V::bits(m);
@@ -69,8 +72,18 @@ impl<const EXACT: bool> Kernel for OctahedraVsOctahedron<'_, EXACT> {
         if V::bits(m) == 0 {
             return 0;
         }
-        let lo = [0, 1, 2, 3].map(|k| up[k].max(q_up[k]));
-        let hi = [0, 1, 2, 3].map(|k| down[k].min(q_down[k]));
+        let lo = [
+            up[0].max(q_up[0]),
+            up[1].max(q_up[1]),
+            up[2].max(q_up[2]),
+            up[3].max(q_up[3]),
+        ];
+        let hi = [
+            down[0].min(q_down[0]),
+            down[1].min(q_down[1]),
+            down[2].min(q_down[2]),
+            down[3].min(q_down[3]),
+        ];
         V::bits(V::and(m, sums_straddle_zero(lo, hi)))
     }
 }

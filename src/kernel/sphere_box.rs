@@ -10,13 +10,18 @@
 //! sphere query against `Aabbs` (box columns, sphere splatted) and a box query against `Spheres`
 //! (sphere columns, box splatted).
 
-use super::{Cols, Kernel};
+use super::{Cols, Kernel, splat3};
 use crate::lanes::Lanes;
 
 /// The generic body: squared distance from `c` to the box `[lo, hi]`.
 #[inline(always)]
 pub(crate) fn dist2_to_box<V: Lanes>(c: [V; 3], lo: [V; 3], hi: [V; 3]) -> V {
-    let e = [0, 1, 2].map(|i| c[i].sub(c[i].max(lo[i]).min(hi[i])));
+    // Written out per axis: closures and `array::map` do not always inline into the
+    // `#[target_feature]` entry point.
+    let ex = c[0].sub(c[0].max(lo[0]).min(hi[0]));
+    let ey = c[1].sub(c[1].max(lo[1]).min(hi[1]));
+    let ez = c[2].sub(c[2].max(lo[2]).min(hi[2]));
+    let e = [ex, ey, ez];
     e[0].mul(e[0]).add(e[1].mul(e[1])).add(e[2].mul(e[2]))
 }
 
@@ -36,9 +41,9 @@ impl Kernel for AabbsVsSphere<'_> {
 
     #[inline(always)]
     fn block<V: Lanes>(&self, c: usize, j: usize) -> u32 {
-        let lo = [0, 1, 2].map(|k| self.cols.load::<V>(k, c, j));
-        let hi = [3, 4, 5].map(|k| self.cols.load::<V>(k, c, j));
-        let d = dist2_to_box(self.center.map(V::splat), lo, hi);
+        let lo = self.cols.load3::<V>(0, c, j);
+        let hi = self.cols.load3::<V>(3, c, j);
+        let d = dist2_to_box(splat3(self.center), lo, hi);
         V::bits(d.le(V::splat(self.r2)))
     }
 }
@@ -58,9 +63,9 @@ impl Kernel for SpheresVsBox<'_> {
 
     #[inline(always)]
     fn block<V: Lanes>(&self, c: usize, j: usize) -> u32 {
-        let center = [0, 1, 2].map(|k| self.cols.load::<V>(k, c, j));
+        let center = self.cols.load3::<V>(0, c, j);
         let r = self.cols.load::<V>(3, c, j);
-        let d = dist2_to_box(center, self.q_min.map(V::splat), self.q_max.map(V::splat));
+        let d = dist2_to_box(center, splat3(self.q_min), splat3(self.q_max));
         V::bits(d.le(r.mul(r)))
     }
 }

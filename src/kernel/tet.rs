@@ -5,13 +5,16 @@
 //! `sum(min) <= 0 <= sum(max)` already hold for valid tetrahedra. So this test is exact for
 //! tetrahedron pairs. A point is the degenerate tetrahedron of its projections, rounded outward.
 
-use super::{Cols, Kernel};
+use super::{Cols, Kernel, splat4};
 use crate::lanes::Lanes;
 
 /// The generic body: `a[k] <= b[k]` on all four axes.
 #[inline(always)]
 pub(crate) fn all_le<V: Lanes>(a: [V; 4], b: [V; 4]) -> V::Mask {
-    V::and(V::and(a[0].le(b[0]), a[1].le(b[1])), V::and(a[2].le(b[2]), a[3].le(b[3])))
+    V::and(
+        V::and(a[0].le(b[0]), a[1].le(b[1])),
+        V::and(a[2].le(b[2]), a[3].le(b[3])),
+    )
 }
 
 /// Columns of lower bounds (an up tetrahedron, or the up half of an octahedron) against the upper
@@ -36,8 +39,8 @@ impl Kernel for TetsBelow<'_> {
 
     #[inline(always)]
     fn block<V: Lanes>(&self, c: usize, j: usize) -> u32 {
-        let min = [0, 1, 2, 3].map(|k| self.cols.load::<V>(k, c, j));
-        V::bits(all_le(min, self.q_max.map(V::splat)))
+        let min = self.cols.load4::<V>(0, c, j);
+        V::bits(all_le(min, splat4(self.q_max)))
     }
 }
 
@@ -49,7 +52,7 @@ impl Kernel for TetsAbove<'_> {
 
     #[inline(always)]
     fn block<V: Lanes>(&self, c: usize, j: usize) -> u32 {
-        let max = [0, 1, 2, 3].map(|k| self.cols.load::<V>(k, c, j));
-        V::bits(all_le(self.q_min.map(V::splat), max))
+        let max = self.cols.load4::<V>(0, c, j);
+        V::bits(all_le(splat4(self.q_min), max))
     }
 }

@@ -133,7 +133,7 @@ mod imp {
     ///
     /// Callers must ensure [`super::is_available`] returned true (calling this is `unsafe`).
     #[target_feature(enable = "avx2,fma,popcnt")]
-    pub(crate) fn drive<K: Kernel, S: Sink>(kernel: &K, sink: &mut S) {
-        drive_generic::<F32x8, K, S>(kernel, sink);
+    pub(crate) fn drive<K: Kernel, S: Sink>(kernel: &K, sink: S) -> S {
+        drive_generic::<F32x8, K, S>(kernel, sink)
     }
 }

@@ -34,9 +34,7 @@ impl Lanes for F32x4 {
     }
     #[inline(always)]
     fn load(chunk: &Chunk, j: usize) -> Self {
-        let lanes: [f32; 4] = chunk.0[j * 4..j * 4 + 4]
-            .try_into()
-            .expect("four lanes");
+        let lanes: [f32; 4] = chunk.0[j * 4..j * 4 + 4].try_into().expect("four lanes");
         F32x4(f32x4::new(lanes))
     }
     #[inline(always)]

@@ -48,9 +48,9 @@ impl Aabb {
                 return Err(BvError::NonFinite { index });
             }
             let b = bounds.get_or_insert(Aabb { min: p, max: p });
-            for i in 0..3 {
-                b.min[i] = b.min[i].min(p[i]);
-                b.max[i] = b.max[i].max(p[i]);
+            for ((lo, hi), v) in b.min.iter_mut().zip(&mut b.max).zip(p) {
+                *lo = lo.min(v);
+                *hi = hi.max(v);
             }
         }
         bounds.ok_or(BvError::NoPoints)

@@ -25,7 +25,9 @@
 
 use super::{Aabb, Sphere, all_finite};
 use crate::BvError;
-use crate::round::{add_down, add_up, div3_down, mul_up, sum_sign, sum3_down, sum3_up, sum4_down, sum4_up};
+use crate::round::{
+    add_down, add_up, div3_down, mul_up, sum_sign, sum3_down, sum3_up, sum4_down, sum4_up,
+};
 use bytemuck::{Pod, Zeroable};
 use core::cmp::Ordering;
 

@@ -111,9 +111,7 @@ impl<'a, C: private::Container> Pinned<'a, C> {
         let Some(kernel) = query.bind(self.container) else {
             return 0;
         };
-        let mut sink = sink::Count(0);
-        run(self.backend, &kernel, &mut sink);
-        sink.0
+        run(self.backend, &kernel, sink::Count(0)).0
     }
 
     /// Whether `query` hits any primitive (stops at the first hit block).
@@ -122,9 +120,7 @@ impl<'a, C: private::Container> Pinned<'a, C> {
         let Some(kernel) = query.bind(self.container) else {
             return false;
         };
-        let mut sink = sink::Any(false);
-        run(self.backend, &kernel, &mut sink);
-        sink.0
+        run(self.backend, &kernel, sink::Any(false)).0
     }
 
     /// Appends the indices of the primitives hit by `query` to `out`, ascending.
@@ -132,9 +128,8 @@ impl<'a, C: private::Container> Pinned<'a, C> {
         let Some(kernel) = query.bind(self.container) else {
             return;
         };
-        let mut sink = sink::Indices::new(out);
-        run(self.backend, &kernel, &mut sink);
-        sink.finish();
+        let sink = sink::Indices::new(core::mem::take(out));
+        *out = run(self.backend, &kernel, sink).finish();
     }
 
     /// The indices of the primitives hit by `query`, ascending. Computed eagerly (into a `Vec`)
@@ -163,7 +158,7 @@ impl<'a, C: private::Container> Pinned<'a, C> {
         let mask = &mut mask[..words];
         mask.fill(0);
         if let Some(kernel) = query.bind(self.container) {
-            run(self.backend, &kernel, &mut sink::MaskWords(mask));
+            let _ = run(self.backend, &kernel, sink::MaskWords(mask));
         }
     }
 }

@@ -11,12 +11,14 @@
 use super::private::Bind;
 use super::{Conservative, Query};
 use crate::kernel::{
-    AabbsVsBox, AabbsVsSphere, OctahedraVsOctahedron, SpheresVsBox, SpheresVsSphere,
-    TetsAbove, TetsBelow,
+    AabbsVsBox, AabbsVsSphere, OctahedraVsOctahedron, SpheresVsBox, SpheresVsSphere, TetsAbove,
+    TetsBelow,
 };
 use crate::primitive::{all_finite, any_nan, project_down, project_up};
 use crate::round::{add_up, mul_up, sum_sign_extended};
-use crate::{Aabb, Aabbs, DownTet, DownTets, Octahedra, Octahedron, Sphere, Spheres, UpTet, UpTets};
+use crate::{
+    Aabb, Aabbs, DownTet, DownTets, Octahedra, Octahedron, Sphere, Spheres, UpTet, UpTets,
+};
 use core::cmp::Ordering;
 
 // ---- screening: a query that can hit nothing never reaches a kernel ----
@@ -35,7 +37,9 @@ fn screen_sphere(s: &Sphere) -> Option<Sphere> {
 fn screen_aabb(b: &Aabb) -> Option<Aabb> {
     let ok = !any_nan(&b.min)
         && !any_nan(&b.max)
-        && (0..3).all(|i| b.min[i] <= b.max[i] && b.min[i] < f32::INFINITY && b.max[i] > f32::NEG_INFINITY);
+        && (0..3).all(|i| {
+            b.min[i] <= b.max[i] && b.min[i] < f32::INFINITY && b.max[i] > f32::NEG_INFINITY
+        });
     ok.then_some(*b)
 }
 
@@ -77,7 +81,11 @@ impl Bind<Aabbs> for [f32; 3] {
     type Kernel<'a> = AabbsVsBox<'a>;
     fn bind<'a>(&self, c: &'a Aabbs) -> Option<AabbsVsBox<'a>> {
         let p = screen_point(self)?;
-        Some(AabbsVsBox { cols: c.view(), q_min: p, q_max: p })
+        Some(AabbsVsBox {
+            cols: c.view(),
+            q_min: p,
+            q_max: p,
+        })
     }
 }
 
@@ -85,7 +93,11 @@ impl Bind<Aabbs> for Aabb {
     type Kernel<'a> = AabbsVsBox<'a>;
     fn bind<'a>(&self, c: &'a Aabbs) -> Option<AabbsVsBox<'a>> {
         let b = screen_aabb(self)?;
-        Some(AabbsVsBox { cols: c.view(), q_min: b.min, q_max: b.max })
+        Some(AabbsVsBox {
+            cols: c.view(),
+            q_min: b.min,
+            q_max: b.max,
+        })
     }
 }
 
@@ -93,7 +105,11 @@ impl Bind<Aabbs> for Sphere {
     type Kernel<'a> = AabbsVsSphere<'a>;
     fn bind<'a>(&self, c: &'a Aabbs) -> Option<AabbsVsSphere<'a>> {
         let s = screen_sphere(self)?;
-        Some(AabbsVsSphere { cols: c.view(), center: s.center, r2: s.radius * s.radius })
+        Some(AabbsVsSphere {
+            cols: c.view(),
+            center: s.center,
+            r2: s.radius * s.radius,
+        })
     }
 }
 
@@ -101,7 +117,11 @@ impl Bind<Aabbs> for Conservative<Sphere> {
     type Kernel<'a> = AabbsVsBox<'a>;
     fn bind<'a>(&self, c: &'a Aabbs) -> Option<AabbsVsBox<'a>> {
         let b = widened_sphere_box(&screen_sphere(&self.0)?);
-        Some(AabbsVsBox { cols: c.view(), q_min: b.min, q_max: b.max })
+        Some(AabbsVsBox {
+            cols: c.view(),
+            q_min: b.min,
+            q_max: b.max,
+        })
     }
 }
 
@@ -111,7 +131,11 @@ impl Bind<Spheres> for [f32; 3] {
     type Kernel<'a> = SpheresVsSphere<'a>;
     fn bind<'a>(&self, c: &'a Spheres) -> Option<SpheresVsSphere<'a>> {
         let p = screen_point(self)?;
-        Some(SpheresVsSphere { cols: c.view(), center: p, radius: 0.0 })
+        Some(SpheresVsSphere {
+            cols: c.view(),
+            center: p,
+            radius: 0.0,
+        })
     }
 }
 
@@ -119,7 +143,11 @@ impl Bind<Spheres> for Sphere {
     type Kernel<'a> = SpheresVsSphere<'a>;
     fn bind<'a>(&self, c: &'a Spheres) -> Option<SpheresVsSphere<'a>> {
         let s = screen_sphere(self)?;
-        Some(SpheresVsSphere { cols: c.view(), center: s.center, radius: s.radius })
+        Some(SpheresVsSphere {
+            cols: c.view(),
+            center: s.center,
+            radius: s.radius,
+        })
     }
 }
 
@@ -127,7 +155,11 @@ impl Bind<Spheres> for Aabb {
     type Kernel<'a> = SpheresVsBox<'a>;
     fn bind<'a>(&self, c: &'a Spheres) -> Option<SpheresVsBox<'a>> {
         let b = screen_aabb(self)?;
-        Some(SpheresVsBox { cols: c.view(), q_min: b.min, q_max: b.max })
+        Some(SpheresVsBox {
+            cols: c.view(),
+            q_min: b.min,
+            q_max: b.max,
+        })
     }
 }
 
@@ -137,7 +169,10 @@ impl Bind<UpTets> for [f32; 3] {
     type Kernel<'a> = TetsBelow<'a>;
     fn bind<'a>(&self, c: &'a UpTets) -> Option<TetsBelow<'a>> {
         let p = screen_point(self)?;
-        Some(TetsBelow { cols: c.view(), q_max: project_up(p) })
+        Some(TetsBelow {
+            cols: c.view(),
+            q_max: project_up(p),
+        })
     }
 }
 
@@ -145,7 +180,10 @@ impl Bind<UpTets> for DownTet {
     type Kernel<'a> = TetsBelow<'a>;
     fn bind<'a>(&self, c: &'a UpTets) -> Option<TetsBelow<'a>> {
         let d = screen_down(self)?;
-        Some(TetsBelow { cols: c.view(), q_max: d.max })
+        Some(TetsBelow {
+            cols: c.view(),
+            q_max: d.max,
+        })
     }
 }
 
@@ -153,7 +191,10 @@ impl Bind<DownTets> for [f32; 3] {
     type Kernel<'a> = TetsAbove<'a>;
     fn bind<'a>(&self, c: &'a DownTets) -> Option<TetsAbove<'a>> {
         let p = screen_point(self)?;
-        Some(TetsAbove { cols: c.view(), q_min: project_down(p) })
+        Some(TetsAbove {
+            cols: c.view(),
+            q_min: project_down(p),
+        })
     }
 }
 
@@ -161,7 +202,10 @@ impl Bind<DownTets> for UpTet {
     type Kernel<'a> = TetsAbove<'a>;
     fn bind<'a>(&self, c: &'a DownTets) -> Option<TetsAbove<'a>> {
         let u = screen_up(self)?;
-        Some(TetsAbove { cols: c.view(), q_min: u.min })
+        Some(TetsAbove {
+            cols: c.view(),
+            q_min: u.min,
+        })
     }
 }
 
@@ -173,7 +217,11 @@ impl Bind<Octahedra> for [f32; 3] {
         let p = screen_point(self)?;
         // The point's own projections rounded outward: the eight comparisons are exact
         // containment (up to that rounding), no sum condition needed.
-        Some(OctahedraVsOctahedron { cols: c.view(), q_up: project_down(p), q_down: project_up(p) })
+        Some(OctahedraVsOctahedron {
+            cols: c.view(),
+            q_up: project_down(p),
+            q_down: project_up(p),
+        })
     }
 }
 
@@ -181,7 +229,10 @@ impl Bind<Octahedra> for DownTet {
     type Kernel<'a> = TetsBelow<'a>;
     fn bind<'a>(&self, c: &'a Octahedra) -> Option<TetsBelow<'a>> {
         let d = screen_down(self)?;
-        Some(TetsBelow { cols: c.up_view(), q_max: d.max })
+        Some(TetsBelow {
+            cols: c.up_view(),
+            q_max: d.max,
+        })
     }
 }
 
@@ -189,7 +240,10 @@ impl Bind<Octahedra> for UpTet {
     type Kernel<'a> = TetsAbove<'a>;
     fn bind<'a>(&self, c: &'a Octahedra) -> Option<TetsAbove<'a>> {
         let u = screen_up(self)?;
-        Some(TetsAbove { cols: c.down_view(), q_min: u.min })
+        Some(TetsAbove {
+            cols: c.down_view(),
+            q_min: u.min,
+        })
     }
 }
 
@@ -197,7 +251,11 @@ impl Bind<Octahedra> for Octahedron {
     type Kernel<'a> = OctahedraVsOctahedron<'a, true>;
     fn bind<'a>(&self, c: &'a Octahedra) -> Option<Self::Kernel<'a>> {
         let o = screen_octahedron(self)?;
-        Some(OctahedraVsOctahedron { cols: c.view(), q_up: o.up.min, q_down: o.down.max })
+        Some(OctahedraVsOctahedron {
+            cols: c.view(),
+            q_up: o.up.min,
+            q_down: o.down.max,
+        })
     }
 }
 
@@ -205,7 +263,11 @@ impl Bind<Octahedra> for Conservative<Octahedron> {
     type Kernel<'a> = OctahedraVsOctahedron<'a, false>;
     fn bind<'a>(&self, c: &'a Octahedra) -> Option<Self::Kernel<'a>> {
         let o = screen_octahedron(&self.0)?;
-        Some(OctahedraVsOctahedron { cols: c.view(), q_up: o.up.min, q_down: o.down.max })
+        Some(OctahedraVsOctahedron {
+            cols: c.view(),
+            q_up: o.up.min,
+            q_down: o.down.max,
+        })
     }
 }
 
@@ -245,4 +307,3 @@ queries!(
     [f32; 3] => DownTets, UpTet => DownTets,
     [f32; 3] => Octahedra, DownTet => Octahedra, UpTet => Octahedra, Octahedron => Octahedra,
 );
-

@@ -40,26 +40,28 @@ impl Sink for MaskWords<'_> {
 
 /// Appends hit indices to a `Vec<u32>`, left-packed per block by the tier's `write_indices`.
 ///
-/// The vector is kept `room` elements longer than what has been written (zero-filled by `resize`,
-/// which only touches the newly added tail), so each block can store a whole vector of indices
-/// and advance by its hit count; [`finish`](Indices::finish) truncates to the hits.
-pub(crate) struct Indices<'a> {
-    out: &'a mut Vec<u32>,
+/// The vector is kept longer than what has been written (zero-filled by `resize`, which only
+/// touches the newly added tail), so each block can store a whole vector of indices and advance by
+/// its hit count; [`finish`](Indices::finish) truncates to the hits. The sink owns the vector
+/// while it runs (see [`run`](crate::kernel::run) for why).
+pub(crate) struct Indices {
+    out: Vec<u32>,
     written: usize,
 }
 
-impl<'a> Indices<'a> {
-    pub(crate) fn new(out: &'a mut Vec<u32>) -> Self {
+impl Indices {
+    pub(crate) fn new(out: Vec<u32>) -> Self {
         let written = out.len();
         Indices { out, written }
     }
 
-    pub(crate) fn finish(self) {
+    pub(crate) fn finish(mut self) -> Vec<u32> {
         self.out.truncate(self.written);
+        self.out
     }
 }
 
-impl Sink for Indices<'_> {
+impl Sink for Indices {
     #[inline(always)]
     fn window(&mut self, lanes: usize) {
         // Room for every lane of the window being a hit, plus one vector of store slack.
@@ -71,7 +73,9 @@ impl Sink for Indices<'_> {
 
     #[inline(always)]
     fn push<V: Lanes>(&mut self, base: u32, bits: u32) -> bool {
-        self.written += V::write_indices(bits, base, &mut self.out[self.written..]);
+        if bits != 0 {
+            self.written += V::write_indices(bits, base, &mut self.out[self.written..]);
+        }
         false
     }
 }

@@ -90,9 +90,9 @@ impl<const K: usize> Columns<K> {
 
     /// Removes row `i < len`, moving the last row into its place; returns the removed row.
     pub(crate) fn swap_remove(&mut self, i: usize) -> [f32; K] {
-        let removed = self.get(i).unwrap_or_else(|| {
-            panic!("swap_remove index {i} out of bounds (len {})", self.len)
-        });
+        let removed = self
+            .get(i)
+            .unwrap_or_else(|| panic!("swap_remove index {i} out of bounds (len {})", self.len));
         let last = self.len - 1;
         if i != last {
             let moved = self.get(last).expect("last row exists");
@@ -100,7 +100,7 @@ impl<const K: usize> Columns<K> {
         }
         self.set(last, [0.0; K]);
         self.len = last;
-        if last % Chunk::LANES == 0 {
+        if last.is_multiple_of(Chunk::LANES) {
             for col in &mut self.cols {
                 col.pop();
             }
@@ -113,6 +113,20 @@ impl<const K: usize> Columns<K> {
             col.clear();
         }
         self.len = 0;
+    }
+}
+
+impl<const K: usize> Default for Columns<K> {
+    fn default() -> Self {
+        Columns::new()
+    }
+}
+
+impl<const K: usize> Columns<K> {
+    /// `M` consecutive columns starting at `first`, as a kernel's view.
+    #[inline]
+    pub(crate) fn view<const M: usize>(&self, first: usize) -> crate::kernel::Cols<'_, M> {
+        crate::kernel::Cols::new(core::array::from_fn(|k| self.col(first + k)), self.len)
     }
 }
 
@@ -137,19 +151,5 @@ mod tests {
         c.clear();
         assert_eq!(c.col(0).len(), 0);
         assert_eq!(c.get(0), None);
-    }
-}
-
-impl<const K: usize> Default for Columns<K> {
-    fn default() -> Self {
-        Columns::new()
-    }
-}
-
-impl<const K: usize> Columns<K> {
-    /// `M` consecutive columns starting at `first`, as a kernel's view.
-    #[inline]
-    pub(crate) fn view<const M: usize>(&self, first: usize) -> crate::kernel::Cols<'_, M> {
-        crate::kernel::Cols::new(core::array::from_fn(|k| self.col(first + k)), self.len)
     }
 }
