@@ -69,3 +69,8 @@ pub use error::BvError;
 pub use primitive::{Aabb, DownTet, Octahedron, Point, Sphere, TET_AXES, UpTet};
 pub use query::{Conservative, Hits, Pinned, Query};
 pub use soa::{Aabbs, DownTets, Octahedra, Spheres, UpTets};
+
+/// The README's example, compiled and run as a doc test.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;
