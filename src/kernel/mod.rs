@@ -29,20 +29,21 @@ use crate::soa::Chunk;
 pub trait Kernel {
     /// Number of primitives (lanes past it are padding).
     fn len(&self) -> usize;
-    /// Hit bits of lanes `chunk * 16 + j * V::N ..` (bit `i` = lane `i` of the block). Padding
-    /// lanes may be set; the driver masks them.
+    /// Hit bits of lanes `chunk * 16 + j * V::N ..` (bit `i` = lane `i` of the block, `V::N`
+    /// bits). Padding lanes may be set; the driver masks them.
     fn block<V: Lanes>(&self, chunk: usize, j: usize) -> u32;
 }
 
 /// Where hit masks go: a count, a bitmap, an index list, or an early exit.
 pub trait Sink {
     /// Called before each window of at most `lanes` lanes is pushed (lets an index writer make
-    /// room once per window instead of once per block).
+    /// room once per window instead of once per chunk).
     #[inline(always)]
     fn window(&mut self, lanes: usize) {
         let _ = lanes;
     }
-    /// Takes the hit bits of the `V::N` lanes starting at primitive `base`; returns `true` to stop.
+    /// Takes the 16 hit bits of the chunk starting at primitive `base` (bit `i` = primitive
+    /// `base + i`); returns `true` to stop.
     fn push<V: Lanes>(&mut self, base: u32, bits: u32) -> bool;
 }
 
@@ -62,7 +63,10 @@ impl<'a, const K: usize> Cols<'a, K> {
     /// Block `j` of chunk `chunk` of column `k`.
     #[inline(always)]
     pub(crate) fn load<V: Lanes>(&self, k: usize, chunk: usize, j: usize) -> V {
-        V::load(&self.cols[k][chunk], j)
+        // Re-slicing to the chunk count derived from `len` is loop-invariant; with the driver's
+        // loop bound derived from the same `len`, the compiler drops the per-load bounds check.
+        let col = &self.cols[k][..self.len.div_ceil(Chunk::LANES)];
+        V::load(&col[chunk], j)
     }
 
     /// Blocks of three consecutive columns `first..first + 3`.
@@ -116,23 +120,30 @@ pub(crate) fn splat4<V: Lanes>(v: [f32; 4]) -> [V; 4] {
 /// window at a time.
 const WINDOW_CHUNKS: usize = 64;
 
-/// The one loop every query runs: all full chunks, then the last chunk with its padding masked.
+/// Hit bits of one 16-lane chunk: bit `i` = lane `i`, assembled from its `16 / V::N` blocks.
+#[inline(always)]
+fn chunk_bits<V: Lanes, K: Kernel>(kernel: &K, chunk: usize) -> u32 {
+    let mut bits = 0;
+    for j in 0..Chunk::LANES / V::N {
+        bits |= kernel.block::<V>(chunk, j) << (j * V::N);
+    }
+    bits
+}
+
+/// The one loop every query runs: all full chunks, then the last chunk with its padding lanes
+/// masked off. The sink sees one 16-bit mask per chunk.
 #[inline(always)]
 pub(crate) fn drive_generic<V: Lanes, K: Kernel, S: Sink>(kernel: &K, mut sink: S) -> S {
     let len = kernel.len();
     let full = len / Chunk::LANES;
-    let per_chunk = Chunk::LANES / V::N;
     let mut chunk = 0;
     while chunk < full {
         let end = full.min(chunk + WINDOW_CHUNKS);
         sink.window((end - chunk) * Chunk::LANES);
         while chunk < end {
-            for j in 0..per_chunk {
-                let bits = kernel.block::<V>(chunk, j);
-                let base = (chunk * Chunk::LANES + j * V::N) as u32;
-                if sink.push::<V>(base, bits) {
-                    return sink;
-                }
+            let bits = chunk_bits::<V, K>(kernel, chunk);
+            if sink.push::<V>((chunk * Chunk::LANES) as u32, bits) {
+                return sink;
             }
             chunk += 1;
         }
@@ -140,20 +151,8 @@ pub(crate) fn drive_generic<V: Lanes, K: Kernel, S: Sink>(kernel: &K, mut sink: 
     let rest = len - full * Chunk::LANES;
     if rest > 0 {
         sink.window(Chunk::LANES);
-        for j in 0..per_chunk {
-            let first = j * V::N;
-            if first >= rest {
-                break;
-            }
-            let valid = rest - first;
-            let mut bits = kernel.block::<V>(full, j);
-            if valid < V::N {
-                bits &= (1u32 << valid) - 1;
-            }
-            if sink.push::<V>((full * Chunk::LANES + first) as u32, bits) {
-                return sink;
-            }
-        }
+        let bits = chunk_bits::<V, K>(kernel, full) & ((1u32 << rest) - 1);
+        let _ = sink.push::<V>((full * Chunk::LANES) as u32, bits);
     }
     sink
 }

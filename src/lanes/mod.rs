@@ -44,13 +44,13 @@ pub trait Lanes: Copy {
     fn and(a: Self::Mask, b: Self::Mask) -> Self::Mask;
     /// Bit `i` of the result is lane `i` of the mask.
     fn bits(m: Self::Mask) -> u32;
-    /// Writes `base + i` for each set bit `i` of `bits` (ascending) to the front of `out` and
-    /// returns how many were written. May write garbage past them: `out.len() >= N` is required
-    /// (panics otherwise).
-    fn write_indices(bits: u32, base: u32, out: &mut [u32]) -> usize;
-    /// Number of set bits in a mask from [`bits`](Lanes::bits).
+    /// Writes `base + i` for each set bit `i` of the 16-bit chunk mask `bits` (ascending) to the
+    /// front of `out` and returns how many were written. May write past them: `out.len() >= 16`
+    /// is required (panics otherwise).
+    fn write_chunk_indices(bits: u32, base: u32, out: &mut [u32]) -> usize;
+    /// Number of set bits in a 16-bit chunk mask.
     #[inline(always)]
-    fn count(bits: u32) -> usize {
+    fn count_chunk(bits: u32) -> usize {
         bits.count_ones() as usize
     }
 }

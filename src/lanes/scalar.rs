@@ -57,13 +57,14 @@ impl Lanes for F32x1 {
         u32::from(m)
     }
     #[inline(always)]
-    fn write_indices(bits: u32, base: u32, out: &mut [u32]) -> usize {
-        // Branch-free: always write, advance only on a hit.
-        out[0] = base;
-        bits as usize
-    }
-    #[inline(always)]
-    fn count(bits: u32) -> usize {
-        bits as usize
+    fn write_chunk_indices(bits: u32, base: u32, out: &mut [u32]) -> usize {
+        let out = &mut out[..16];
+        let mut n = 0;
+        for i in 0..16 {
+            // Branch-free: always write, advance only on a hit.
+            out[n & 15] = base + i as u32;
+            n += ((bits >> i) & 1) as usize;
+        }
+        n
     }
 }

@@ -24,6 +24,12 @@ static PACK4: [[u32; 4]; 16] = {
     table
 };
 
+/// Population count of a 4-bit value from a nibble table (baseline x86_64 has no POPCNT).
+#[inline(always)]
+fn popcount4(nibble: u32) -> usize {
+    ((0x4332_3221_3221_2110u64 >> (nibble * 4)) & 15) as usize
+}
+
 impl Lanes for F32x4 {
     const N: usize = 4;
     type Mask = f32x4;
@@ -76,14 +82,22 @@ impl Lanes for F32x4 {
         m.to_bitmask()
     }
     #[inline(always)]
-    fn write_indices(bits: u32, base: u32, out: &mut [u32]) -> usize {
-        let idx = u32x4::new(PACK4[bits as usize & 15]) + u32x4::splat(base);
-        out[..4].copy_from_slice(&idx.to_array());
-        Self::count(bits)
+    fn write_chunk_indices(bits: u32, base: u32, out: &mut [u32]) -> usize {
+        let out = &mut out[..16 + 4];
+        let mut n = 0;
+        for q in 0..4 {
+            let nibble = (bits >> (4 * q)) & 15;
+            let idx = u32x4::new(PACK4[nibble as usize]) + u32x4::splat(base + 4 * q);
+            out[n..n + 4].copy_from_slice(&idx.to_array());
+            n += popcount4(nibble);
+        }
+        n
     }
     #[inline(always)]
-    fn count(bits: u32) -> usize {
-        // Population count of a 4-bit mask from a nibble table (no POPCNT in baseline x86_64).
-        ((0x4332_3221_3221_2110u64 >> ((bits & 15) * 4)) & 15) as usize
+    fn count_chunk(bits: u32) -> usize {
+        popcount4(bits & 15)
+            + popcount4((bits >> 4) & 15)
+            + popcount4((bits >> 8) & 15)
+            + popcount4((bits >> 12) & 15)
     }
 }

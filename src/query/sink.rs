@@ -9,7 +9,7 @@ pub(crate) struct Count(pub(crate) usize);
 impl Sink for Count {
     #[inline(always)]
     fn push<V: Lanes>(&mut self, _base: u32, bits: u32) -> bool {
-        self.0 += V::count(bits);
+        self.0 += V::count_chunk(bits);
         false
     }
 }
@@ -64,8 +64,8 @@ impl Indices {
 impl Sink for Indices {
     #[inline(always)]
     fn window(&mut self, lanes: usize) {
-        // Room for every lane of the window being a hit, plus one vector of store slack.
-        let need = self.written + lanes + 16;
+        // Room for every lane of the window being a hit, plus a chunk of store slack.
+        let need = self.written + lanes + 20;
         if self.out.len() < need {
             self.out.resize(need, 0);
         }
@@ -74,7 +74,9 @@ impl Sink for Indices {
     #[inline(always)]
     fn push<V: Lanes>(&mut self, base: u32, bits: u32) -> bool {
         if bits != 0 {
-            self.written += V::write_indices(bits, base, &mut self.out[self.written..]);
+            // One range check covers the vector stores (`window` keeps spare slots).
+            let dst = &mut self.out[self.written..self.written + 20];
+            self.written += V::write_chunk_indices(bits, base, dst);
         }
         false
     }
