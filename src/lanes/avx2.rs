@@ -128,7 +128,10 @@ mod imp {
                 let second = _mm256_cvtepu8_epi32(_mm_cvtsi64_si128(packed_hi as i64));
                 let dst = out.as_mut_ptr();
                 _mm256_storeu_si256(dst.cast::<__m256i>(), _mm256_add_epi32(first, vbase));
-                _mm256_storeu_si256(dst.add(n_lo).cast::<__m256i>(), _mm256_add_epi32(second, vbase));
+                _mm256_storeu_si256(
+                    dst.add(n_lo).cast::<__m256i>(),
+                    _mm256_add_epi32(second, vbase),
+                );
             }
             n_lo + hi.count_ones() as usize
         }

@@ -1,27 +1,7 @@
 //! Tetrahedra and octahedra along four fixed axes: [`UpTet`], [`DownTet`], [`Octahedron`] (the
-//! axis-aligned bounding octahedron, AABO), and the one place the axis convention is written down.
+//! axis-aligned bounding octahedron, AABO).
 //!
-//! # The axis convention
-//!
-//! The four axes are the normals of a regular tetrahedron, deliberately *not* normalised so that
-//! projecting a point is three additions and no multiplication:
-//!
-//! | axis | normal `n` | `t = n · p` |
-//! |---|---|---|
-//! | A | `( 1,  1,  1)` | `x + y + z` |
-//! | B | `( 1, -1, -1)` | `x - y - z` |
-//! | C | `(-1,  1, -1)` | `-x + y - z` |
-//! | D | `(-1, -1,  1)` | `-x - y + z` |
-//!
-//! The normals sum to zero, so `t_A + t_B + t_C + t_D = 0` for every point: the map
-//! `p -> (t_A, t_B, t_C, t_D)` is a bijection from 3-D space onto that hyperplane of 4-D space.
-//!
-//! * An [`UpTet`] `{ min }` is `{ p : t_k(p) >= min[k] for all k }`, a tetrahedron that points "up".
-//!   It is non-empty iff `min[0] + min[1] + min[2] + min[3] <= 0` (a single point at `== 0`).
-//! * A [`DownTet`] `{ max }` is `{ p : t_k(p) <= max[k] for all k }`, non-empty iff `sum(max) >= 0`.
-//! * An [`Octahedron`] is the intersection of an up and a down tetrahedron: the hyperplane cut by
-//!   the 4-D box `[up.min, down.max]`. It is non-empty iff `up.min[k] <= down.max[k]` on every
-//!   axis and `sum(up.min) <= 0 <= sum(down.max)`.
+//! The axis convention is documented once, on [`TET_AXES`].
 
 use super::{Aabb, Sphere, all_finite};
 use crate::BvError;
@@ -31,8 +11,27 @@ use crate::round::{
 use bytemuck::{Pod, Zeroable};
 use core::cmp::Ordering;
 
-/// The four tetrahedral axes A, B, C, D (unnormalised normals of a regular tetrahedron; they sum to
-/// zero). See the [module documentation](self) for the convention.
+/// The four tetrahedral axes A, B, C, D: the one place the axis convention is written down.
+///
+/// The four axes are the normals of a regular tetrahedron, deliberately *not* normalised so that
+/// projecting a point is three additions and no multiplication:
+///
+/// | axis | normal `n` | `t = n · p` |
+/// |---|---|---|
+/// | A | `( 1,  1,  1)` | `x + y + z` |
+/// | B | `( 1, -1, -1)` | `x - y - z` |
+/// | C | `(-1,  1, -1)` | `-x + y - z` |
+/// | D | `(-1, -1,  1)` | `-x - y + z` |
+///
+/// The normals sum to zero, so `t_A + t_B + t_C + t_D = 0` for every point: the map
+/// `p -> (t_A, t_B, t_C, t_D)` is a bijection from 3-D space onto that hyperplane of 4-D space.
+///
+/// * An [`UpTet`] `{ min }` is `{ p : t_k(p) >= min[k] for all k }`, a tetrahedron that points "up".
+///   It is non-empty iff `min[0] + min[1] + min[2] + min[3] <= 0` (a single point at `== 0`).
+/// * A [`DownTet`] `{ max }` is `{ p : t_k(p) <= max[k] for all k }`, non-empty iff `sum(max) >= 0`.
+/// * An [`Octahedron`] is the intersection of an up and a down tetrahedron: the hyperplane cut by
+///   the 4-D box `[up.min, down.max]`. It is non-empty iff `up.min[k] <= down.max[k]` on every
+///   axis and `sum(up.min) <= 0 <= sum(down.max)`.
 pub const TET_AXES: [[f32; 3]; 4] = [
     [1.0, 1.0, 1.0],
     [1.0, -1.0, -1.0],
