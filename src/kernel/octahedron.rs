@@ -60,7 +60,9 @@ impl<const EXACT: bool> Kernel for OctahedraVsOctahedron<'_, EXACT> {
         let q_down = splat4(self.q_down);
         let up = self.cols.load4::<V>(0, c, j);
         let m1 = super::tet::all_le(up, q_down);
-        if V::bits(m1) == 0 {
+        // Early exits pay per vector of lanes; on the one-lane tier they would be a branch per
+        // primitive that mispredicts on mixed data, so that tier evaluates every stage.
+        if V::N > 1 && V::bits(m1) == 0 {
             return 0;
         }
         let q_up = splat4(self.q_up);
@@ -69,7 +71,7 @@ impl<const EXACT: bool> Kernel for OctahedraVsOctahedron<'_, EXACT> {
         if !EXACT {
             return V::bits(m);
         }
-        if V::bits(m) == 0 {
+        if V::N > 1 && V::bits(m) == 0 {
             return 0;
         }
         let lo = [

@@ -44,6 +44,7 @@ mod imp {
     use crate::lanes::{Lanes, left_pack_table};
     use crate::soa::Chunk;
     use core::arch::x86_64::*;
+    use core::mem::MaybeUninit;
 
     /// Eight f32 lanes in a 256-bit register. See the module's safety model.
     #[derive(Clone, Copy, Debug)]
@@ -114,7 +115,7 @@ mod imp {
             unsafe { _mm256_movemask_ps(m) as u32 }
         }
         #[inline(always)]
-        fn write_chunk_indices(bits: u32, base: u32, out: &mut [u32]) -> usize {
+        fn write_chunk_indices(bits: u32, base: u32, out: &mut [MaybeUninit<u32>]) -> usize {
             let out = &mut out[..16];
             let (lo, hi) = (bits & 0xff, (bits >> 8) & 0xff);
             let n_lo = lo.count_ones() as usize;

@@ -11,6 +11,7 @@ pub(crate) mod scalar;
 pub(crate) mod sse;
 
 use crate::soa::Chunk;
+use core::mem::MaybeUninit;
 
 /// A vector of `N` f32 lanes plus the few operations the kernels need.
 ///
@@ -45,9 +46,9 @@ pub trait Lanes: Copy {
     /// Bit `i` of the result is lane `i` of the mask.
     fn bits(m: Self::Mask) -> u32;
     /// Writes `base + i` for each set bit `i` of the 16-bit chunk mask `bits` (ascending) to the
-    /// front of `out` and returns how many were written. May write past them: `out.len() >= 16`
-    /// is required (panics otherwise).
-    fn write_chunk_indices(bits: u32, base: u32, out: &mut [u32]) -> usize;
+    /// front of `out` and returns how many were written; those slots are then initialised. May
+    /// write past them: `out.len() >= 20` is required (panics otherwise).
+    fn write_chunk_indices(bits: u32, base: u32, out: &mut [MaybeUninit<u32>]) -> usize;
     /// Number of set bits in a 16-bit chunk mask.
     #[inline(always)]
     fn count_chunk(bits: u32) -> usize {

@@ -2,6 +2,7 @@
 
 use super::Lanes;
 use crate::soa::Chunk;
+use core::mem::MaybeUninit;
 
 /// One f32 lane.
 #[derive(Clone, Copy, Debug)]
@@ -57,12 +58,12 @@ impl Lanes for F32x1 {
         u32::from(m)
     }
     #[inline(always)]
-    fn write_chunk_indices(bits: u32, base: u32, out: &mut [u32]) -> usize {
+    fn write_chunk_indices(bits: u32, base: u32, out: &mut [MaybeUninit<u32>]) -> usize {
         let out = &mut out[..16];
         let mut n = 0;
         for i in 0..16 {
             // Branch-free: always write, advance only on a hit.
-            out[n & 15] = base + i as u32;
+            out[n & 15].write(base + i as u32);
             n += ((bits >> i) & 1) as usize;
         }
         n

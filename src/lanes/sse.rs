@@ -2,6 +2,7 @@
 
 use super::{Lanes, left_pack_table};
 use crate::soa::Chunk;
+use core::mem::MaybeUninit;
 use wide::{f32x4, u32x4};
 
 /// Four f32 lanes.
@@ -82,13 +83,14 @@ impl Lanes for F32x4 {
         m.to_bitmask()
     }
     #[inline(always)]
-    fn write_chunk_indices(bits: u32, base: u32, out: &mut [u32]) -> usize {
-        let out = &mut out[..16 + 4];
+    fn write_chunk_indices(bits: u32, base: u32, out: &mut [MaybeUninit<u32>]) -> usize {
+        let out = &mut out[..16];
         let mut n = 0;
         for q in 0..4 {
             let nibble = (bits >> (4 * q)) & 15;
             let idx = u32x4::new(PACK4[nibble as usize]) + u32x4::splat(base + 4 * q);
-            out[n..n + 4].copy_from_slice(&idx.to_array());
+            let dst: &mut [MaybeUninit<u32>; 4] = (&mut out[n..n + 4]).try_into().expect("4 slots");
+            *dst = idx.to_array().map(MaybeUninit::new);
             n += popcount4(nibble);
         }
         n

@@ -38,16 +38,21 @@ impl Sink for MaskWords<'_> {
     }
 }
 
-/// Appends hit indices to a `Vec<u32>`, left-packed per block by the tier's `write_indices`.
+/// Appends hit indices to a `Vec<u32>`, left-packed per chunk by the tier's
+/// `write_chunk_indices`.
 ///
-/// The vector is kept longer than what has been written (zero-filled by `resize`, which only
-/// touches the newly added tail), so each block can store a whole vector of indices and advance by
-/// its hit count; [`finish`](Indices::finish) truncates to the hits. The sink owns the vector
-/// while it runs (see [`run`](crate::kernel::run) for why).
+/// The tiers store whole vectors of indices and advance by the hit count, so they write into the
+/// vector's spare capacity (reserved once per window for every lane of the window being a hit,
+/// plus store slack) instead of zero-filled elements; [`finish`](Indices::finish) sets the length
+/// to what was written. The sink owns the vector while it runs.
 pub(crate) struct Indices {
     out: Vec<u32>,
+    /// Number of initialised elements: the original length plus the hits written so far.
     written: usize,
 }
+
+/// Spare slots a chunk's stores may touch past the cursor.
+const STORE_SLACK: usize = 20;
 
 impl Indices {
     pub(crate) fn new(out: Vec<u32>) -> Self {
@@ -56,7 +61,11 @@ impl Indices {
     }
 
     pub(crate) fn finish(mut self) -> Vec<u32> {
-        self.out.truncate(self.written);
+        debug_assert!(self.written <= self.out.capacity());
+        // SAFETY: elements `..out.len()` were initialised before; every element in
+        // `out.len()..written` was written by `write_chunk_indices`, which initialises the slots
+        // it counts (the cursor only ever advances over slots it just wrote).
+        unsafe { self.out.set_len(self.written) };
         self.out
     }
 }
@@ -64,18 +73,19 @@ impl Indices {
 impl Sink for Indices {
     #[inline(always)]
     fn window(&mut self, lanes: usize) {
-        // Room for every lane of the window being a hit, plus a chunk of store slack.
-        let need = self.written + lanes + 20;
-        if self.out.len() < need {
-            self.out.resize(need, 0);
+        let need = self.written + lanes + STORE_SLACK;
+        if self.out.capacity() < need {
+            self.out.reserve(need - self.out.len());
         }
     }
 
     #[inline(always)]
     fn push<V: Lanes>(&mut self, base: u32, bits: u32) -> bool {
         if bits != 0 {
-            // One range check covers the vector stores (`window` keeps spare slots).
-            let dst = &mut self.out[self.written..self.written + 20];
+            // The spare capacity starts at `out.len()`; the cursor is `written - len` into it.
+            // One range check covers the tier's stores (`window` reserved the slack).
+            let at = self.written - self.out.len();
+            let dst = &mut self.out.spare_capacity_mut()[at..at + STORE_SLACK];
             self.written += V::write_chunk_indices(bits, base, dst);
         }
         false
