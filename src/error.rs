@@ -34,6 +34,12 @@ pub enum BvError {
         /// Index of the offending sphere.
         index: usize,
     },
+    /// A sphere with a radius above [`Sphere::MAX_RADIUS`](crate::Sphere::MAX_RADIUS) (`2^62`, about
+    /// 4.6e18): the squared reach of two such spheres would overflow f32.
+    RadiusTooLarge {
+        /// Index of the offending sphere.
+        index: usize,
+    },
     /// The requested backend does not run on this CPU (see [`Backend::available`]).
     BackendUnavailable {
         /// The backend that was asked for.
@@ -65,6 +71,10 @@ impl fmt::Display for BvError {
             BvError::NegativeRadius { index } => {
                 write!(f, "sphere {index} has a negative radius")
             }
+            BvError::RadiusTooLarge { index } => write!(
+                f,
+                "sphere {index} has a radius above Sphere::MAX_RADIUS (2^62, about 4.6e18)"
+            ),
             BvError::BackendUnavailable { backend } => {
                 write!(f, "backend {backend} is not available on this CPU")
             }

@@ -15,6 +15,7 @@ mod tet;
 
 pub use box_box::AabbsVsBox;
 pub use octahedron::OctahedraVsOctahedron;
+pub(crate) use sphere_box::HUGE_RADIUS_SCALE;
 pub use sphere_box::{AabbsVsSphere, SpheresVsBox};
 pub use sphere_sphere::SpheresVsSphere;
 pub use tet::{TetsAbove, TetsBelow};
@@ -159,9 +160,7 @@ pub(crate) fn drive_generic<V: Lanes, K: Kernel, S: Sink>(kernel: &K, mut sink: 
 
 /// Dispatch: runs `kernel` over its container on `backend`, once per call, and returns the sink.
 ///
-/// The sink travels by value so that, inside the tier's loop, its state (a count, an output
-/// vector's pointer and length) is a local the compiler keeps in registers, instead of memory that
-/// every index store might alias.
+/// The sink travels by value through the tier's loop and comes back.
 ///
 /// # Panics
 /// If `backend` does not run on this CPU (callers obtain backends through
@@ -183,6 +182,38 @@ pub(crate) fn run<K: Kernel, S: Sink>(backend: Backend, kernel: &K, sink: S) -> 
             unsafe {
                 crate::lanes::avx2::drive(kernel, sink)
             }
+        }
+    }
+}
+
+/// A bound query ready to run: a [`Kernel`], or a choice between two made once per query.
+pub trait Prepared {
+    /// Runs over the whole container on `backend` (dispatching once) and returns the sink.
+    fn run<S: Sink>(&self, backend: Backend, sink: S) -> S;
+}
+
+impl<K: Kernel> Prepared for K {
+    #[inline]
+    fn run<S: Sink>(&self, backend: Backend, sink: S) -> S {
+        run(backend, self, sink)
+    }
+}
+
+/// One of two kernels, chosen when the query is bound, so that a rare variant (a huge sphere that
+/// needs scaling) costs nothing in the common one's loop.
+pub enum Either<A, B> {
+    /// The common kernel.
+    Common(A),
+    /// The rare kernel.
+    Rare(B),
+}
+
+impl<A: Kernel, B: Kernel> Prepared for Either<A, B> {
+    #[inline]
+    fn run<S: Sink>(&self, backend: Backend, sink: S) -> S {
+        match self {
+            Either::Common(k) => run(backend, k, sink),
+            Either::Rare(k) => run(backend, k, sink),
         }
     }
 }

@@ -31,7 +31,13 @@ impl Sphere {
 }
 
 impl Sphere {
-    /// Whether this sphere is valid in a container: finite centre and radius, radius `>= 0`.
+    /// The largest radius a container accepts: `2^62` (about 4.6e18). It keeps the squared reach
+    /// `(r + r_query)^2` of every exact sphere test finite for query radii below `2^63`; larger
+    /// query radii (up to `+inf`) are handled by scaling the query. No real scene comes near it.
+    pub const MAX_RADIUS: f32 = 4_611_686_018_427_387_904.0;
+
+    /// Whether this sphere is valid in a container: finite centre, radius in
+    /// `0..=`[`MAX_RADIUS`](Sphere::MAX_RADIUS) (`-0.0` counts as zero).
     #[must_use]
     pub fn is_valid(&self) -> bool {
         self.check(0).is_ok()
@@ -42,6 +48,8 @@ impl Sphere {
             Err(crate::BvError::NonFinite { index })
         } else if self.radius < 0.0 {
             Err(crate::BvError::NegativeRadius { index })
+        } else if self.radius > Sphere::MAX_RADIUS {
+            Err(crate::BvError::RadiusTooLarge { index })
         } else {
             Ok(())
         }

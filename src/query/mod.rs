@@ -5,7 +5,7 @@ mod pairs;
 mod sink;
 
 use crate::Backend;
-use crate::kernel::run;
+use crate::kernel::Prepared;
 
 /// A query type `Self` that can be tested against every primitive of container `C`.
 ///
@@ -23,7 +23,7 @@ pub(crate) mod private {
     /// The sealed machinery of [`Query`](super::Query): screen the query, bind it to a container.
     pub trait Bind<C> {
         /// The kernel this query runs on `C`.
-        type Kernel<'a>: crate::kernel::Kernel
+        type Kernel<'a>: crate::kernel::Prepared
         where
             C: 'a;
         /// `None` when the query hits nothing whatever the container holds (NaN, empty).
@@ -111,7 +111,7 @@ impl<'a, C: private::Container> Pinned<'a, C> {
         let Some(kernel) = query.bind(self.container) else {
             return 0;
         };
-        run(self.backend, &kernel, sink::Count(0)).0
+        kernel.run(self.backend, sink::Count(0)).0
     }
 
     /// Whether `query` hits any primitive (stops at the first hit block).
@@ -120,7 +120,7 @@ impl<'a, C: private::Container> Pinned<'a, C> {
         let Some(kernel) = query.bind(self.container) else {
             return false;
         };
-        run(self.backend, &kernel, sink::Any(false)).0
+        kernel.run(self.backend, sink::Any(false)).0
     }
 
     /// Appends the indices of the primitives hit by `query` to `out`, ascending.
@@ -129,7 +129,7 @@ impl<'a, C: private::Container> Pinned<'a, C> {
             return;
         };
         let sink = sink::Indices::new(core::mem::take(out));
-        *out = run(self.backend, &kernel, sink).finish();
+        *out = kernel.run(self.backend, sink).finish();
     }
 
     /// The indices of the primitives hit by `query`, ascending. Computed eagerly (into a `Vec`)
@@ -158,7 +158,7 @@ impl<'a, C: private::Container> Pinned<'a, C> {
         let mask = &mut mask[..words];
         mask.fill(0);
         if let Some(kernel) = query.bind(self.container) {
-            let _ = run(self.backend, &kernel, sink::MaskWords(mask));
+            let _ = kernel.run(self.backend, sink::MaskWords(mask));
         }
     }
 }

@@ -11,8 +11,8 @@
 use super::private::Bind;
 use super::{Conservative, Query};
 use crate::kernel::{
-    AabbsVsBox, AabbsVsSphere, OctahedraVsOctahedron, SpheresVsBox, SpheresVsSphere, TetsAbove,
-    TetsBelow,
+    AabbsVsBox, AabbsVsSphere, Either, HUGE_RADIUS_SCALE, OctahedraVsOctahedron, SpheresVsBox,
+    SpheresVsSphere, TetsAbove, TetsBelow,
 };
 use crate::primitive::{all_finite, any_nan, project_down, project_up};
 use crate::round::{add_up, mul_up, sum_sign_extended};
@@ -102,13 +102,24 @@ impl Bind<Aabbs> for Aabb {
 }
 
 impl Bind<Aabbs> for Sphere {
-    type Kernel<'a> = AabbsVsSphere<'a>;
-    fn bind<'a>(&self, c: &'a Aabbs) -> Option<AabbsVsSphere<'a>> {
+    type Kernel<'a> = Either<AabbsVsSphere<'a, false>, AabbsVsSphere<'a, true>>;
+    fn bind<'a>(&self, c: &'a Aabbs) -> Option<Self::Kernel<'a>> {
         let s = screen_sphere(self)?;
-        Some(AabbsVsSphere {
-            cols: c.view(),
-            center: s.center,
-            r2: s.radius * s.radius,
+        let r2 = s.radius * s.radius;
+        Some(if r2.is_finite() {
+            Either::Common(AabbsVsSphere {
+                cols: c.view(),
+                center: s.center,
+                r2,
+            })
+        } else {
+            // A radius whose square overflows (2^64 and up): scale every length by 2^-66.
+            let r = s.radius * HUGE_RADIUS_SCALE;
+            Either::Rare(AabbsVsSphere {
+                cols: c.view(),
+                center: s.center,
+                r2: r * r,
+            })
         })
     }
 }
@@ -128,8 +139,8 @@ impl Bind<Aabbs> for Conservative<Sphere> {
 // ---- Spheres ----
 
 impl Bind<Spheres> for [f32; 3] {
-    type Kernel<'a> = SpheresVsSphere<'a>;
-    fn bind<'a>(&self, c: &'a Spheres) -> Option<SpheresVsSphere<'a>> {
+    type Kernel<'a> = SpheresVsSphere<'a, false>;
+    fn bind<'a>(&self, c: &'a Spheres) -> Option<Self::Kernel<'a>> {
         let p = screen_point(self)?;
         Some(SpheresVsSphere {
             cols: c.view(),
@@ -140,13 +151,23 @@ impl Bind<Spheres> for [f32; 3] {
 }
 
 impl Bind<Spheres> for Sphere {
-    type Kernel<'a> = SpheresVsSphere<'a>;
-    fn bind<'a>(&self, c: &'a Spheres) -> Option<SpheresVsSphere<'a>> {
+    type Kernel<'a> = Either<SpheresVsSphere<'a, false>, SpheresVsSphere<'a, true>>;
+    fn bind<'a>(&self, c: &'a Spheres) -> Option<Self::Kernel<'a>> {
         let s = screen_sphere(self)?;
-        Some(SpheresVsSphere {
+        let k = SpheresVsSphere {
             cols: c.view(),
             center: s.center,
             radius: s.radius,
+        };
+        // Below 2^63, (r + r_q)^2 with container radii r <= 2^62 stays below 2^127.
+        Some(if s.radius < 9_223_372_036_854_775_808.0 {
+            Either::Common(k)
+        } else {
+            Either::Rare(SpheresVsSphere {
+                cols: k.cols,
+                center: k.center,
+                radius: k.radius,
+            })
         })
     }
 }
