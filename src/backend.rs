@@ -22,7 +22,10 @@ pub const BACKEND_ENV: &str = "BVLANES_BACKEND";
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum Backend {
-    /// One lane at a time, plain Rust. Runs everywhere.
+    /// One lane at a time, plain Rust. Runs everywhere. "One lane" describes the source: the
+    /// compiler may still auto-vectorise it with the build's baseline instruction set (SSE2 on
+    /// x86_64), which keeps it bit-identical to the other tiers. For a truly one-at-a-time
+    /// baseline, the benchmarks use Arvo's branchy scalar test.
     Scalar,
     /// Four lanes with [`wide::f32x4`]: SSE2 on x86_64, NEON on aarch64, simd128 on wasm (and
     /// `wide`'s portable fallback elsewhere). Runs everywhere.
