@@ -15,6 +15,7 @@ mod tet;
 
 pub use box_box::AabbsVsBox;
 pub use octahedron::OctahedraVsOctahedron;
+pub(crate) use octahedron::PREFETCH_MIN_LEN;
 pub(crate) use sphere_box::HUGE_RADIUS_SCALE;
 pub use sphere_box::{AabbsVsSphere, SpheresVsBox};
 pub use sphere_sphere::SpheresVsSphere;
@@ -68,6 +69,14 @@ impl<'a, const K: usize> Cols<'a, K> {
         // loop bound derived from the same `len`, the compiler drops the per-load bounds check.
         let col = &self.cols[k][..self.len.div_ceil(Chunk::LANES)];
         V::load(&col[chunk], j)
+    }
+
+    /// Prefetch hint for chunk `chunk` of column `k`; nothing past the end.
+    #[inline(always)]
+    pub(crate) fn prefetch(&self, k: usize, chunk: usize) {
+        if let Some(c) = self.cols[k].get(chunk) {
+            crate::lanes::prefetch(c);
+        }
     }
 
     /// Blocks of three consecutive columns `first..first + 3`.

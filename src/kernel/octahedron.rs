@@ -47,7 +47,20 @@ pub struct OctahedraVsOctahedron<'a, const EXACT: bool> {
     pub(crate) cols: Cols<'a, 8>,
     pub(crate) q_up: [f32; 4],
     pub(crate) q_down: [f32; 4],
+    /// Prefetch the down half ahead (large containers only, see [`PREFETCH_MIN_LEN`]).
+    pub(crate) prefetch_down: bool,
 }
+
+/// From this many octahedra (1 MiB of columns, about the L2 size) the kernel prefetches the down
+/// half [`PREFETCH_AHEAD_CHUNKS`] chunks ahead. Out of cache, the down half is read for only the
+/// chunks whose up half passed: a sparse pattern the hardware prefetcher does not follow, so every
+/// such read waited for DRAM. Measured on the project machine at 1,048,576 octahedra and ~1 %
+/// density, prefetching made the AVX2 octahedron query about 1.7x faster (it was slower at 1 %
+/// than at 31 % density before); in cache it only costs instructions, hence the threshold.
+pub(crate) const PREFETCH_MIN_LEN: usize = 32_768;
+
+/// How far ahead the down half is prefetched: 16 chunks (256 octahedra, 1 KiB per column).
+const PREFETCH_AHEAD_CHUNKS: usize = 16;
 
 impl<const EXACT: bool> Kernel for OctahedraVsOctahedron<'_, EXACT> {
     #[inline(always)]
@@ -58,6 +71,11 @@ impl<const EXACT: bool> Kernel for OctahedraVsOctahedron<'_, EXACT> {
     #[inline(always)]
     fn block<V: Lanes>(&self, c: usize, j: usize) -> u32 {
         let q_down = splat4(self.q_down);
+        if self.prefetch_down && j == 0 {
+            for k in 4..8 {
+                self.cols.prefetch(k, c + PREFETCH_AHEAD_CHUNKS);
+            }
+        }
         let up = self.cols.load4::<V>(0, c, j);
         let m1 = super::tet::all_le(up, q_down);
         // Early exits pay per vector of lanes; on the one-lane tier they would be a branch per

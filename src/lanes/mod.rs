@@ -77,3 +77,18 @@ pub(crate) const fn left_pack_table<const SIZE: usize>() -> [u64; SIZE] {
     }
     table
 }
+
+/// A hint to fetch a chunk into the cache ahead of use; never faults, does nothing where the
+/// target has no stable prefetch instruction.
+#[inline(always)]
+pub(crate) fn prefetch(chunk: &Chunk) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: `prefetcht0` is SSE, part of the x86_64 baseline; a prefetch reads nothing
+    // architecturally and never faults (and the address is a live reference anyway).
+    unsafe {
+        use core::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        _mm_prefetch::<_MM_HINT_T0>((chunk as *const Chunk).cast());
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = chunk;
+}

@@ -11,8 +11,8 @@
 use super::private::Bind;
 use super::{Conservative, Query};
 use crate::kernel::{
-    AabbsVsBox, AabbsVsSphere, Either, HUGE_RADIUS_SCALE, OctahedraVsOctahedron, SpheresVsBox,
-    SpheresVsSphere, TetsAbove, TetsBelow,
+    AabbsVsBox, AabbsVsSphere, Either, HUGE_RADIUS_SCALE, OctahedraVsOctahedron, PREFETCH_MIN_LEN,
+    SpheresVsBox, SpheresVsSphere, TetsAbove, TetsBelow,
 };
 use crate::primitive::{all_finite, any_nan, project_down, project_up};
 use crate::round::{add_up, mul_up, sum_sign_extended};
@@ -242,6 +242,7 @@ impl Bind<Octahedra> for [f32; 3] {
             cols: c.view(),
             q_up: project_down(p),
             q_down: project_up(p),
+            prefetch_down: c.len() >= PREFETCH_MIN_LEN,
         })
     }
 }
@@ -276,6 +277,7 @@ impl Bind<Octahedra> for Octahedron {
             cols: c.view(),
             q_up: o.up.min,
             q_down: o.down.max,
+            prefetch_down: c.len() >= PREFETCH_MIN_LEN,
         })
     }
 }
@@ -288,6 +290,7 @@ impl Bind<Octahedra> for Conservative<Octahedron> {
             cols: c.view(),
             q_up: o.up.min,
             q_down: o.down.max,
+            prefetch_down: c.len() >= PREFETCH_MIN_LEN,
         })
     }
 }
