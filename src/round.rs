@@ -15,39 +15,40 @@ fn two_sum(a: f64, b: f64) -> (f64, f64) {
     (s, (a - (s - bb)) + (b - bb))
 }
 
-/// The exact sign of `values.iter().sum()` over the reals, for finite values (at most 8).
-///
-/// Builds a non-overlapping floating-point expansion (Shewchuk's grow-expansion); the sign of an
-/// expansion is the sign of its largest non-zero component.
-pub(crate) fn sum_sign(values: &[f32]) -> Ordering {
-    debug_assert!(values.len() <= 8 && values.iter().all(|v| v.is_finite()));
-    let mut expansion = [0.0f64; 8];
+/// The exact sum of up to 9 finite f32 as a non-overlapping f64 expansion (Shewchuk's
+/// grow-expansion with zero elimination): components in increasing magnitude, summing exactly to
+/// the real sum. Returns the components and their count.
+fn expansion(values: &[f32]) -> ([f64; 9], usize) {
+    debug_assert!(values.len() <= 9 && values.iter().all(|v| v.is_finite()));
+    let mut e = [0.0f64; 9];
     let mut len = 0;
     for &v in values {
         let mut q = f64::from(v);
         let mut out = 0;
         for i in 0..len {
-            let (s, e) = two_sum(q, expansion[i]);
-            if e != 0.0 {
-                expansion[out] = e;
+            let (s, err) = two_sum(q, e[i]);
+            if err != 0.0 {
+                e[out] = err;
                 out += 1;
             }
             q = s;
         }
-        expansion[out] = q;
+        e[out] = q;
         len = out + 1;
     }
-    expansion[..len]
-        .iter()
-        .rev()
-        .find(|c| **c != 0.0)
-        .map_or(Ordering::Equal, |c| {
-            if *c > 0.0 {
-                Ordering::Greater
-            } else {
-                Ordering::Less
-            }
-        })
+    (e, len)
+}
+
+/// The largest non-zero component of an expansion (0 if none): it carries the sign of the exact
+/// sum and is within one f64 ulp of it.
+fn leading(e: &[f64]) -> f64 {
+    e.iter().rev().copied().find(|c| *c != 0.0).unwrap_or(0.0)
+}
+
+/// The exact sign of `values.iter().sum()` over the reals, for finite values (at most 9).
+pub(crate) fn sum_sign(values: &[f32]) -> Ordering {
+    let (e, len) = expansion(values);
+    leading(&e[..len]).partial_cmp(&0.0).expect("finite")
 }
 
 /// The sign of the sum of four bounds that may be infinite (never NaN, never both infinities).
@@ -114,28 +115,67 @@ pub(crate) fn div3_down(a: f32) -> f32 {
     }
 }
 
-/// Sum of three values (each may be negated by the caller) rounded down.
-#[must_use]
-pub(crate) fn sum3_down(a: f32, b: f32, c: f32) -> f32 {
-    add_down(add_down(a, b), c)
+/// `sum(values)` rounded toward negative infinity (`up = false`) or positive infinity
+/// (`up = true`): one rounding of the exact sum, so the result is the tightest f32 bound. Values
+/// may be infinite (not NaN, not both infinities); at most 8 of them.
+fn sum_directed(values: &[f32], up: bool) -> f32 {
+    debug_assert!(values.len() <= 8);
+    if !values.iter().all(|v| v.is_finite()) {
+        // Infinite inputs: the sum is that infinity, no rounding involved.
+        return values.iter().sum();
+    }
+    let (e, len) = expansion(values);
+    // The expansion's leading component is within an f64 ulp of the exact sum, so its nearest
+    // f32 is within one f32 step of the answer.
+    let mut s = leading(&e[..len]) as f32;
+    if s.is_infinite() {
+        // Beyond f32::MAX: the bound toward zero is the largest finite value.
+        return match (up, s > 0.0) {
+            (false, true) => f32::MAX,
+            (true, false) => -f32::MAX,
+            _ => s,
+        };
+    }
+    let mut with_s = [0.0f32; 9];
+    with_s[..values.len()].copy_from_slice(values);
+    // The sign of `sum(values) - x`, exactly.
+    let mut residual = |x: f32| {
+        with_s[values.len()] = -x;
+        sum_sign(&with_s[..=values.len()])
+    };
+    loop {
+        let r = residual(s);
+        // Step outward while `s` is on the wrong side, inward while the neighbour is still a bound.
+        let next = match (up, r) {
+            (true, Ordering::Greater) => s.next_up(),
+            (false, Ordering::Less) => s.next_down(),
+            (true, _)
+                if s.next_down().is_finite() && residual(s.next_down()) != Ordering::Greater =>
+            {
+                s.next_down()
+            }
+            (false, _) if s.next_up().is_finite() && residual(s.next_up()) != Ordering::Less => {
+                s.next_up()
+            }
+            _ => return s,
+        };
+        if next.is_infinite() {
+            return next;
+        }
+        s = next;
+    }
 }
 
-/// Sum of three values rounded up.
+/// Sum rounded down (one rounding of the exact sum).
 #[must_use]
-pub(crate) fn sum3_up(a: f32, b: f32, c: f32) -> f32 {
-    add_up(add_up(a, b), c)
+pub(crate) fn sum_down(values: &[f32]) -> f32 {
+    sum_directed(values, false)
 }
 
-/// Sum of four finite values rounded down.
+/// Sum rounded up (one rounding of the exact sum).
 #[must_use]
-pub(crate) fn sum4_down(v: [f32; 4]) -> f32 {
-    add_down(add_down(add_down(v[0], v[1]), v[2]), v[3])
-}
-
-/// Sum of four finite values rounded up.
-#[must_use]
-pub(crate) fn sum4_up(v: [f32; 4]) -> f32 {
-    add_up(add_up(add_up(v[0], v[1]), v[2]), v[3])
+pub(crate) fn sum_up(values: &[f32]) -> f32 {
+    sum_directed(values, true)
 }
 
 #[cfg(test)]
@@ -186,6 +226,24 @@ mod tests {
         );
         assert_eq!(sum_sign(&[]), Ordering::Equal);
         assert_eq!(sum_sign(&[-0.0]), Ordering::Equal);
+    }
+
+    #[test]
+    fn directed_sums_are_one_rounding_of_the_exact_sum() {
+        // Exact zero stays zero however the terms are ordered.
+        assert_eq!(sum_up(&[1.0, 1e-20, -1.0, -1e-20]), 0.0);
+        assert_eq!(sum_down(&[1.0, 1e-20, -1.0, -1e-20]), 0.0);
+        // 2^-30 is exact: no widening for an exactly representable sum.
+        let t = 2f32.powi(-30);
+        assert_eq!(sum_up(&[1.0, t, -1.0]), t);
+        assert_eq!(sum_down(&[1.0, t, -1.0]), t);
+        // Inexact: one ulp apart, bracketing the exact sum.
+        assert_eq!(sum_down(&[1.0, 1e-20]), 1.0);
+        assert_eq!(sum_up(&[1.0, 1e-20]), 1.0f32.next_up());
+        assert_eq!(sum_up(&[3e38, 3e38]), f32::INFINITY);
+        assert_eq!(sum_down(&[3e38, 3e38]), f32::MAX);
+        assert_eq!(sum_up(&[-3e38, -3e38]), -f32::MAX);
+        assert_eq!(sum_down(&[f32::NEG_INFINITY, 1.0]), f32::NEG_INFINITY);
     }
 
     #[test]

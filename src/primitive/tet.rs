@@ -5,9 +5,7 @@
 
 use super::{Aabb, Sphere, all_finite};
 use crate::BvError;
-use crate::round::{
-    add_down, add_up, div3_down, mul_up, sum_sign, sum3_down, sum3_up, sum4_down, sum4_up,
-};
+use crate::round::{add_down, add_up, div3_down, mul_up, sum_down, sum_sign, sum_up};
 use bytemuck::{Pod, Zeroable};
 use core::cmp::Ordering;
 
@@ -47,12 +45,12 @@ fn terms(p: [f32; 3]) -> [[f32; 3]; 4] {
 
 /// `t_k(p)` for the four axes, each rounded down (a lower bound of the exact projection).
 pub(crate) fn project_down(p: [f32; 3]) -> [f32; 4] {
-    terms(p).map(|t| sum3_down(t[0], t[1], t[2]))
+    terms(p).map(|t| sum_down(&t))
 }
 
 /// `t_k(p)` for the four axes, each rounded up (an upper bound of the exact projection).
 pub(crate) fn project_up(p: [f32; 3]) -> [f32; 4] {
-    terms(p).map(|t| sum3_up(t[0], t[1], t[2]))
+    terms(p).map(|t| sum_up(&t))
 }
 
 /// `sqrt(3)` rounded up to f32: the length of every axis normal.
@@ -116,17 +114,20 @@ impl UpTet {
     /// (rounded up, so it encloses exactly).
     #[must_use]
     pub fn circumscribed(&self) -> DownTet {
-        let s = sum4_down(self.min);
+        let s = sum_down(&self.min);
         DownTet {
             max: self.min.map(|m| add_up(m, -s)),
         }
     }
 
     /// The largest [`DownTet`] enclosed by this tetrahedron: `max[k] = min[k] - sum(min) / 3`
-    /// (rounded down, so it stays inside).
+    /// (rounded down, so it stays inside). The sum is rounded once from its exact value, so a
+    /// single-point tetrahedron (`sum(min) == 0` exactly) gives that point. A tetrahedron thinner
+    /// than the rounding of its coordinates can give an empty result (`is_valid()` false): no
+    /// non-empty f32 tetrahedron fits inside it.
     #[must_use]
     pub fn inscribed(&self) -> DownTet {
-        let third = div3_down(-sum4_up(self.min));
+        let third = div3_down(-sum_up(&self.min));
         DownTet {
             max: self.min.map(|m| add_down(m, third)),
         }
@@ -161,17 +162,18 @@ impl DownTet {
     /// (rounded down, so it encloses exactly).
     #[must_use]
     pub fn circumscribed(&self) -> UpTet {
-        let s = sum4_up(self.max);
+        let s = sum_up(&self.max);
         UpTet {
             min: self.max.map(|m| add_down(m, -s)),
         }
     }
 
     /// The largest [`UpTet`] enclosed by this tetrahedron: `min[k] = max[k] - sum(max) / 3`
-    /// (rounded up, so it stays inside).
+    /// (rounded up, so it stays inside). As for [`UpTet::inscribed`], a single point gives itself
+    /// and a tetrahedron thinner than the rounding can give an empty result.
     #[must_use]
     pub fn inscribed(&self) -> UpTet {
-        let third = div3_down(sum4_down(self.max));
+        let third = div3_down(sum_down(&self.max));
         UpTet {
             min: self.max.map(|m| add_up(m, -third)),
         }
@@ -239,11 +241,11 @@ impl Octahedron {
         Octahedron {
             up: UpTet::new(TET_AXES.map(|n| {
                 let t = pick(n, true);
-                sum3_down(t[0], t[1], t[2])
+                sum_down(&t)
             })),
             down: DownTet::new(TET_AXES.map(|n| {
                 let t = pick(n, false);
-                sum3_up(t[0], t[1], t[2])
+                sum_up(&t)
             })),
         }
     }
