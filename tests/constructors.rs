@@ -1,0 +1,563 @@
+//! Constructors that compute bounds contain their input exactly (outward rounding):
+//! `Aabb::from_points`, `Aabb::from_sphere`, `Octahedron::from_points`, `::from_aabb` (all eight
+//! corners), `::from_sphere` (`t_k(center) -/+ sqrt(3) r`), `UpTet::circumscribed` (the up
+//! tetrahedron's four vertices), `UpTet::inscribed` (its vertices inside), and the same for
+//! `DownTet`. Containment is checked exactly (the `Exact` fixed point of `common`; f64 cannot hold
+//! `1.0 + 1e-20`), or in f64 where the brief's formula involves `sqrt(3)`. Random and adversarial
+//! inputs. Also: a user vector type implementing `Into<[f32; 3]>` works with the constructors.
+
+#[macro_use]
+mod common;
+
+use bvlanes::{Aabb, Aabbs, Backend, DownTet, Octahedra, Octahedron, Sphere, TET_AXES, UpTet};
+use common::*;
+use core::cmp::Ordering;
+
+/// Random and adversarial points (finite).
+fn points(rng: &mut TestRng, n: usize) -> Vec<[f32; 3]> {
+    (0..n)
+        .map(|_| match rng.below(4) {
+            0 => rng.near([0.0; 3], 10.0),
+            1 => <[f32; 3]>::adversarial(rng),
+            2 => rng.near([0.0; 3], 1.0).map(|v| v * 1e-20 + 1.0), // 1 + tiny: sums round
+            _ => rng.near([0.0; 3], 1.0).map(|v| (v * 10.0).round() * 0.1), // 0.1 multiples
+        })
+        .collect()
+}
+
+fn spheres(rng: &mut TestRng, n: usize) -> Vec<Sphere> {
+    (0..n)
+        .map(|_| match rng.below(3) {
+            0 => Sphere::random(rng, [0.0; 3], 5.0),
+            1 => Sphere::adversarial(rng),
+            _ => Sphere::new(
+                rng.near([0.0; 3], 1.0).map(|v| v * 1e-20 + 1.0),
+                rng.pick(&[0.1, 1e-20, 0.2, 3.0, 1e-45]),
+            ),
+        })
+        .collect()
+}
+
+/// `lo <= x` exactly, where `lo` may be `-inf`.
+fn below(lo: f32, x: Exact) -> bool {
+    lo == f32::NEG_INFINITY || (lo.is_finite() && Exact::of(lo) <= x)
+}
+
+/// `x <= hi` exactly, where `hi` may be `+inf`.
+fn above(hi: f32, x: Exact) -> bool {
+    hi == f32::INFINITY || (hi.is_finite() && x <= Exact::of(hi))
+}
+
+fn exact3(p: [f32; 3]) -> [Exact; 3] {
+    p.map(Exact::of)
+}
+
+// ---- Aabb ----
+
+#[test]
+fn aabb_from_points_is_the_exact_hull() {
+    let mut rng = TestRng::new(1);
+    for n in 1..200 {
+        let pts = points(&mut rng, n % 9 + 1);
+        let b = Aabb::from_points(pts.iter().copied()).expect("finite points");
+        for i in 0..3 {
+            let lo = pts.iter().map(|p| p[i]).fold(f32::INFINITY, f32::min);
+            let hi = pts.iter().map(|p| p[i]).fold(f32::NEG_INFINITY, f32::max);
+            assert_eq!(b.min[i], lo, "{pts:?}");
+            assert_eq!(b.max[i], hi, "{pts:?}");
+        }
+        assert!(b.is_valid());
+        // Every point hits the box, on every backend.
+        let c = Aabbs::from_slice(&[b]).expect("valid");
+        for &bk in Backend::available() {
+            let p = c.with_backend(bk).expect("available");
+            for q in &pts {
+                assert_eq!(p.count_hits(q), 1, "{bk}: {q:?} outside {b:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn aabb_from_sphere_rounds_outward_by_one_step_at_most() {
+    let mut rng = TestRng::new(2);
+    let mut rounded = 0;
+    for s in spheres(&mut rng, 3000) {
+        let b = Aabb::from_sphere(&s);
+        let r = Exact::of(s.radius);
+        for i in 0..3 {
+            let c = Exact::of(s.center[i]);
+            let (lo, hi) = (c - r, c + r);
+            assert!(below(b.min[i], lo), "{s:?}: min {} above c - r", b.min[i]);
+            assert!(above(b.max[i], hi), "{s:?}: max {} below c + r", b.max[i]);
+            // Tight: the next f32 inward is on the wrong side (the bound is the directed
+            // rounding of the exact value, not further out).
+            let inward_lo = b.min[i].next_up();
+            assert!(
+                inward_lo.is_finite() && Exact::of(inward_lo) > lo || !inward_lo.is_finite(),
+                "{s:?}: min {} is not the largest f32 below c - r",
+                b.min[i]
+            );
+            let inward_hi = b.max[i].next_down();
+            assert!(
+                inward_hi.is_finite() && Exact::of(inward_hi) < hi || !inward_hi.is_finite(),
+                "{s:?}: max {} is not the smallest f32 above c + r",
+                b.max[i]
+            );
+            rounded += usize::from(b.min[i].is_finite() && Exact::of(b.min[i]) != lo);
+        }
+    }
+    assert!(rounded > 100, "inputs whose sums round: {rounded}");
+    // The docs' example.
+    let b = Aabb::from_sphere(&Sphere::new([0.1, 0.0, 0.0], 0.2));
+    assert!(f64::from(b.max[0]) >= f64::from(0.1f32) + f64::from(0.2f32));
+    assert!(f64::from(b.min[0]) <= f64::from(0.1f32) - f64::from(0.2f32));
+}
+
+#[test]
+fn aabb_from_sphere_overflow_and_infinite_radius() {
+    let b = Aabb::from_sphere(&Sphere::new([-3e38, 0.0, 3e38], 1e38));
+    assert_eq!(b.min[0], f32::NEG_INFINITY, "-4e38 rounded down");
+    assert_eq!(b.max[2], f32::INFINITY, "4e38 rounded up");
+    assert!(b.max[0].is_finite() && b.min[2].is_finite());
+    let b = Aabb::from_sphere(&Sphere::new([1.0, 2.0, 3.0], f32::INFINITY));
+    assert_eq!(b, Aabb::new([f32::NEG_INFINITY; 3], [f32::INFINITY; 3]));
+}
+
+// ---- Octahedron ----
+
+/// Exact `t_k(p)` of a finite point.
+fn projections(p: [f32; 3]) -> [Exact; 4] {
+    exact_projections(exact3(p))
+}
+
+fn contains_point(o: &Octahedron, p: [f32; 3]) -> bool {
+    let t = projections(p);
+    (0..4).all(|k| below(o.up.min[k], t[k]) && above(o.down.max[k], t[k]))
+}
+
+#[test]
+fn octahedron_from_points_contains_every_point_exactly() {
+    let mut rng = TestRng::new(3);
+    let mut rounded = 0;
+    for n in 0..1500 {
+        let pts = points(&mut rng, n % 7 + 1);
+        let o = Octahedron::from_points(pts.iter().copied()).expect("finite points");
+        for p in &pts {
+            assert!(contains_point(&o, *p), "{o:?} does not contain {p:?}");
+        }
+        // Outward, but not far: each bound is within two roundings (each projection is two
+        // rounded additions) at the points' magnitude of the extreme exact projection.
+        let scale = pts
+            .iter()
+            .map(|p| p[0].abs() + p[1].abs() + p[2].abs())
+            .fold(0.0f32, f32::max)
+            * 2.0;
+        if !scale.next_up().is_finite() {
+            continue; // near overflow: bounds may be infinite
+        }
+        let ulp = Exact::of(scale.next_up() - scale);
+        for k in 0..4 {
+            let exact: Vec<Exact> = pts.iter().map(|p| projections(*p)[k]).collect();
+            let lowest = *exact.iter().min().expect("points");
+            let highest = *exact.iter().max().expect("points");
+            let below_by = lowest - Exact::of(o.up.min[k]);
+            let above_by = Exact::of(o.down.max[k]) - highest;
+            assert!(below_by <= ulp + ulp, "{pts:?}: up bound {k} too far out");
+            assert!(above_by <= ulp + ulp, "{pts:?}: down bound {k} too far out");
+            rounded += usize::from(below_by.signum() == Ordering::Greater);
+        }
+    }
+    assert!(rounded > 100, "inputs whose projections round: {rounded}");
+}
+
+#[test]
+fn octahedron_from_points_works_in_queries() {
+    let mut rng = TestRng::new(4);
+    for n in 1..120 {
+        let pts = points(&mut rng, n % 5 + 1);
+        let o = Octahedron::from_points(pts.iter().copied()).expect("finite");
+        if !o.is_valid() {
+            // Huge points: a bound rounded outward past f32::MAX is infinite, which containers
+            // refuse (the octahedron still contains its points as a query).
+            assert!(o.up.min.iter().chain(&o.down.max).any(|v| !v.is_finite()));
+            continue;
+        }
+        let c = Octahedra::from_slice(&[o, o]).expect("valid");
+        for &bk in Backend::available() {
+            let p = c.with_backend(bk).expect("available");
+            for q in &pts {
+                assert_eq!(p.count_hits(q), 2, "{bk}: {q:?} outside {o:?}");
+            }
+        }
+    }
+}
+
+/// `2^100`: sums of a few of them are exact.
+const P100: f32 = f32::from_bits((127 + 100) << 23);
+
+#[test]
+fn octahedron_from_points_is_exact_when_the_sums_are() {
+    // Small integers and dyadics: every projection is exact, so the octahedron of one point is
+    // exactly that point (up == down).
+    for p in [
+        [1.0, 2.0, 3.0],
+        [-0.5, 0.25, 8.0],
+        [0.0, -0.0, 0.0],
+        [P100, P100, -P100],
+    ] {
+        let o = Octahedron::from_points([p]).expect("finite");
+        let t = TET_AXES.map(|n| n[0] * p[0] + n[1] * p[1] + n[2] * p[2]);
+        assert_eq!(o.up.min, t, "{p:?}");
+        assert_eq!(o.down.max, t, "{p:?}");
+    }
+}
+
+#[test]
+fn octahedron_from_aabb_contains_all_eight_corners_and_equals_from_points() {
+    let mut rng = TestRng::new(5);
+    for i in 0..2000 {
+        let b = if i % 2 == 0 {
+            Aabb::random(&mut rng, [0.0; 3], 5.0)
+        } else {
+            Aabb::adversarial(&mut rng)
+        };
+        let o = Octahedron::from_aabb(&b);
+        let corners: Vec<[f32; 3]> = (0..8)
+            .map(|m| {
+                core::array::from_fn(|a| {
+                    if m & (1 << a) != 0 {
+                        b.max[a]
+                    } else {
+                        b.min[a]
+                    }
+                })
+            })
+            .collect();
+        for p in &corners {
+            assert!(contains_point(&o, *p), "{o:?} misses corner {p:?} of {b:?}");
+        }
+        // The extreme corner along each axis gives the bound: the same as the corners' hull.
+        assert_eq!(
+            o,
+            Octahedron::from_points(corners).expect("finite"),
+            "{b:?}"
+        );
+    }
+    // The docs' example.
+    let o = Octahedron::from_aabb(&Aabb::new([0.0; 3], [1.0; 3]));
+    assert_eq!(o.up.min, [0.0, -2.0, -2.0, -2.0]);
+    assert_eq!(o.down.max, [3.0, 1.0, 1.0, 1.0]);
+}
+
+#[test]
+fn octahedron_from_sphere_contains_the_sphere() {
+    let mut rng = TestRng::new(6);
+    let sqrt3 = 3f64.sqrt();
+    for s in spheres(&mut rng, 3000) {
+        let o = Octahedron::from_sphere(&s);
+        for (k, n) in TET_AXES.iter().enumerate() {
+            // The projection exactly (an f64 sum would drop the 2 in 2 + 1e20 - 1e20), then f64.
+            let terms: Vec<f32> = (0..3).map(|i| n[i] * s.center[i]).collect();
+            let t = Exact::sum(&terms).approx();
+            let reach = sqrt3 * f64::from(s.radius);
+            assert!(
+                f64::from(o.up.min[k]) <= t - reach,
+                "{s:?}: up {k} = {} above {}",
+                o.up.min[k],
+                t - reach
+            );
+            assert!(
+                f64::from(o.down.max[k]) >= t + reach,
+                "{s:?}: down {k} = {} below {}",
+                o.down.max[k],
+                t + reach
+            );
+        }
+        // Its box is inside it too (the octahedron of a sphere contains the sphere, not its box,
+        // but the sphere's extreme points along the box axes are in both).
+        for i in 0..3 {
+            for sign in [-1.0f64, 1.0] {
+                for (k, n) in TET_AXES.iter().enumerate() {
+                    // t_k(center) exactly, then the step of the radius along axis i.
+                    let terms: Vec<f32> = (0..3).map(|a| n[a] * s.center[a]).collect();
+                    let t =
+                        Exact::sum(&terms).approx() + f64::from(n[i]) * sign * f64::from(s.radius);
+                    assert!(f64::from(o.up.min[k]) <= t && t <= f64::from(o.down.max[k]));
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn octahedron_from_sphere_queries_contain_sampled_surface_points() {
+    let mut rng = TestRng::new(7);
+    for _ in 0..200 {
+        let s = Sphere::random(&mut rng, [0.0; 3], 5.0);
+        let o = Octahedron::from_sphere(&s);
+        let c = Octahedra::from_slice(&[o]).expect("valid");
+        let mut inside = 0;
+        for _ in 0..20 {
+            // A point on (or just inside) the sphere, rounded to f32 toward the centre.
+            let v = [rng.sym(1.0), rng.sym(1.0), rng.sym(1.0)].map(f64::from);
+            let n = v.iter().map(|x| x * x).sum::<f64>().sqrt();
+            if n < 1e-3 {
+                continue;
+            }
+            let p: [f32; 3] = core::array::from_fn(|i| {
+                let exact = f64::from(s.center[i]) + f64::from(s.radius) * v[i] / n;
+                let f = exact as f32;
+                // round toward the centre so the point is truly inside
+                if (f64::from(f) - f64::from(s.center[i])).abs()
+                    > (exact - f64::from(s.center[i])).abs()
+                {
+                    if f > s.center[i] {
+                        f.next_down()
+                    } else {
+                        f.next_up()
+                    }
+                } else {
+                    f
+                }
+            });
+            for &bk in Backend::available() {
+                assert_eq!(
+                    c.with_backend(bk).expect("ok").count_hits(&p),
+                    1,
+                    "{s:?} {p:?}"
+                );
+            }
+            inside += 1;
+        }
+        assert!(inside > 0);
+    }
+}
+
+// ---- Tetrahedra: circumscribed and inscribed ----
+
+/// The four vertices of the up tetrahedron `{t >= min}`: three bounds tight, the fourth from
+/// `sum(t) = 0`. `None` for an empty tetrahedron (no vertices).
+fn up_vertices(min: [f32; 4]) -> Option<[[Exact; 4]; 4]> {
+    let m = min.map(Exact::of);
+    let s = m[0] + m[1] + m[2] + m[3];
+    (s.signum() != Ordering::Greater).then(|| {
+        core::array::from_fn(|k| core::array::from_fn(|j| if j == k { m[j] - s } else { m[j] }))
+    })
+}
+
+/// The four vertices of the down tetrahedron `{t <= max}`.
+fn down_vertices(max: [f32; 4]) -> Option<[[Exact; 4]; 4]> {
+    let m = max.map(Exact::of);
+    let s = m[0] + m[1] + m[2] + m[3];
+    (s.signum() != Ordering::Less).then(|| {
+        core::array::from_fn(|k| core::array::from_fn(|j| if j == k { m[j] - s } else { m[j] }))
+    })
+}
+
+/// Checks that 4-D vertex coordinates describe a 3-D point with the axis convention: the point
+/// `x = (tA + tB) / 2, y = (tA + tC) / 2, z = (tA + tD) / 2` projects back onto them along
+/// `TET_AXES`. Returns that point's projections.
+fn through_3d(t: [Exact; 4]) -> [Exact; 4] {
+    let p = exact_point_of(t);
+    let back = exact_projections(p);
+    assert_eq!(back, t, "the axis convention does not round-trip");
+    back
+}
+
+fn up_tets(rng: &mut TestRng, n: usize) -> Vec<UpTet> {
+    (0..n)
+        .map(|i| match i % 4 {
+            0 => UpTet::random(rng, [0.0; 3], 4.0),
+            1 => UpTet::adversarial(rng),
+            // Thin ones: sum(min) a tiny fraction of the bounds.
+            2 => {
+                let t = project_plain(rng.near([0.0; 3], 1.0).map(|v| v * 1e-20 + 1.0));
+                repair_up(t.map(|v| v - 1e-6 * rng.unit()))
+            }
+            _ => {
+                let v = [0.1f32, 0.2, 0.3, 1e-20, 1.0, 3.0];
+                let a = [rng.pick(&v), rng.pick(&v), rng.pick(&v)];
+                repair_up([a[0], -a[1], a[2], -(a[0] - a[1] + a[2])])
+            }
+        })
+        .filter(|u| u.min.iter().all(|x| x.is_finite()))
+        .collect()
+}
+
+#[test]
+fn up_tet_circumscribed_contains_its_vertices() {
+    let mut rng = TestRng::new(8);
+    for u in up_tets(&mut rng, 4000) {
+        let d = u.circumscribed();
+        let verts = up_vertices(u.min).expect("valid up tets are non-empty");
+        for v in verts {
+            let t = through_3d(v);
+            for (k, tk) in t.iter().enumerate() {
+                assert!(above(d.max[k], *tk), "{u:?} -> {d:?}: vertex {v:?} outside");
+            }
+        }
+    }
+    // The docs' example and the unit test's sum: sum(max) = -3 sum(min) when exact.
+    assert_eq!(UpTet::new([-1.0; 4]).circumscribed().max, [3.0; 4]);
+}
+
+#[test]
+fn down_tet_circumscribed_contains_its_vertices() {
+    let mut rng = TestRng::new(9);
+    for u in up_tets(&mut rng, 4000) {
+        let down = DownTet::new(u.min.map(|x| -x));
+        let circ = down.circumscribed();
+        let verts = down_vertices(down.max).expect("non-empty");
+        for v in verts {
+            let t = through_3d(v);
+            for (k, tk) in t.iter().enumerate() {
+                assert!(
+                    below(circ.min[k], *tk),
+                    "{down:?} -> {circ:?}: vertex outside"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn up_tet_inscribed_vertices_lie_inside() {
+    let mut rng = TestRng::new(10);
+    let mut checked = 0;
+    for u in up_tets(&mut rng, 4000) {
+        let d = u.inscribed();
+        // An empty result encloses nothing and so is trivially inside (see the next tests).
+        let Some(verts) = down_vertices(d.max) else {
+            continue;
+        };
+        checked += 1;
+        for v in verts {
+            let t = through_3d(v);
+            for (k, tk) in t.iter().enumerate() {
+                assert!(below(u.min[k], *tk), "{u:?} -> {d:?}: vertex {v:?} outside");
+            }
+        }
+    }
+    assert!(checked > 3000, "{checked}");
+    // The docs' example.
+    let inner = UpTet::new([-1.0; 4]).inscribed().max[0];
+    assert!(inner <= 1.0 / 3.0 && inner > 0.333);
+}
+
+#[test]
+fn down_tet_inscribed_vertices_lie_inside() {
+    let mut rng = TestRng::new(11);
+    let mut checked = 0;
+    for u in up_tets(&mut rng, 4000) {
+        let down = DownTet::new(u.min.map(|x| -x));
+        let inner = down.inscribed();
+        let Some(verts) = up_vertices(inner.min) else {
+            continue;
+        };
+        checked += 1;
+        for v in verts {
+            let t = through_3d(v);
+            for (k, tk) in t.iter().enumerate() {
+                assert!(
+                    above(down.max[k], *tk),
+                    "{down:?} -> {inner:?}: vertex outside"
+                );
+            }
+        }
+    }
+    assert!(checked > 3000, "{checked}");
+}
+
+/// The inscribed tetrahedron of a tetrahedron that is not nearly flat is non-empty (a valid
+/// primitive): its sum is `-sum(min) / 3`, far above the few roundings.
+#[test]
+fn inscribed_of_a_roomy_tetrahedron_is_valid() {
+    let mut rng = TestRng::new(12);
+    for _ in 0..3000 {
+        let size = rng.range(0.5, 5.0);
+        let u = UpTet::random(&mut rng, [0.0; 3], size);
+        let m = u.min.iter().fold(0.0f32, |m, x| m.max(x.abs()));
+        if Exact::sum(&u.min) > -Exact::of(m).scaled_down(16) {
+            continue; // nearly flat
+        }
+        assert!(u.inscribed().is_valid(), "{u:?} -> {:?}", u.inscribed());
+        let d = DownTet::new(u.min.map(|x| -x));
+        assert!(d.inscribed().is_valid(), "{d:?} -> {:?}", d.inscribed());
+        assert!(u.circumscribed().is_valid() && d.circumscribed().is_valid());
+    }
+}
+
+/// A single-point tetrahedron (sum exactly 0) has itself as its largest inscribed tetrahedron,
+/// even when a running f32 sum would round (1 + 1e-20 - 1 - 1e-20). Regression: the sums used to
+/// be rounded step by step, and the rounded-inward result came out empty.
+#[test]
+fn inscribed_of_a_point_is_that_point() {
+    for min in [
+        [1.0, 1e-20, -1.0, -1e-20],
+        [0.1, 0.2, -0.1, -0.2],
+        [3.0, 1e-30, -3.0, -1e-30],
+    ] {
+        let u = UpTet::new(min);
+        assert!(u.is_valid(), "{u:?}");
+        let d = u.inscribed();
+        assert!(d.is_valid(), "{u:?}.inscribed() = {d:?} is empty");
+        let dd = DownTet::new(min);
+        let uu = dd.inscribed();
+        assert!(uu.is_valid(), "{dd:?}.inscribed() = {uu:?} is empty");
+    }
+}
+
+// ---- A user vector type (glam's Vec3 stand-in) ----
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Vec3 {
+    x: f32,
+    y: f32,
+    z: f32,
+}
+
+impl Vec3 {
+    const fn new(x: f32, y: f32, z: f32) -> Vec3 {
+        Vec3 { x, y, z }
+    }
+}
+
+impl From<Vec3> for [f32; 3] {
+    fn from(v: Vec3) -> [f32; 3] {
+        [v.x, v.y, v.z]
+    }
+}
+
+#[test]
+fn user_vector_types_work_with_the_constructors() {
+    let (a, b) = (Vec3::new(1.0, 5.0, 0.0), Vec3::new(-1.0, 2.0, 3.0));
+    assert_eq!(
+        Aabb::new(a, b),
+        Aabb::new([1.0, 5.0, 0.0], [-1.0, 2.0, 3.0])
+    );
+    assert_eq!(
+        Aabb::from_points([a, b]),
+        Aabb::from_points([[1.0, 5.0, 0.0], [-1.0, 2.0, 3.0]])
+    );
+    assert_eq!(
+        Aabb::from_points(vec![a, b]).expect("finite"),
+        Aabb::new([-1.0, 2.0, 0.0], [1.0, 5.0, 3.0])
+    );
+    assert_eq!(Sphere::new(a, 2.0), Sphere::new([1.0, 5.0, 0.0], 2.0));
+    let pts = [a, b, Vec3::new(0.1, 0.2, 0.3)];
+    assert_eq!(
+        Octahedron::from_points(pts.iter().copied()),
+        Octahedron::from_points(pts.map(<[f32; 3]>::from))
+    );
+    assert_eq!(
+        Aabb::from_points([Vec3::new(f32::NAN, 0.0, 0.0)]),
+        Err(bvlanes::BvError::NonFinite { index: 0 })
+    );
+    // And the points themselves as queries, converted.
+    let o = Octahedron::from_points(pts).expect("finite");
+    let c = Octahedra::from_slice(&[o]).expect("valid");
+    for p in pts {
+        assert_eq!(c.count_hits(&<[f32; 3]>::from(p)), 1);
+    }
+}
