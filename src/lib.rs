@@ -67,7 +67,7 @@ mod soa;
 pub use backend::{BACKEND_ENV, Backend, ParseBackendError};
 pub use error::BvError;
 pub use primitive::{Aabb, DownTet, Octahedron, Point, Sphere, TET_AXES, UpTet};
-pub use query::{Conservative, Hits, Pinned, Query};
+pub use query::{Conservative, Container, Hits, Pinned, Query};
 pub use soa::{Aabbs, DownTets, Octahedra, Spheres, UpTets};
 
 /// The README's example, compiled and run as a doc test.

@@ -24,7 +24,8 @@
 #![allow(dead_code)] // each bench target uses a different part of this module
 
 use bvlanes::{
-    Aabb, Aabbs, Backend, DownTet, Octahedra, Octahedron, Pinned, Sphere, TET_AXES, UpTet, UpTets,
+    Aabb, Aabbs, Backend, Container, DownTet, Octahedra, Octahedron, Pinned, Query, Sphere,
+    TET_AXES, UpTet, UpTets,
 };
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rand_xoshiro::rand_core::{Rng, SeedableRng};
@@ -102,9 +103,9 @@ pub trait Pair: Sized + 'static {
     /// The primitive stored in the container (its bytes are what a full pass reads).
     type Prim: bytemuck::Pod;
     /// The container.
-    type Container;
+    type Container: Container;
     /// The query.
-    type Query: Copy;
+    type Query: Copy + Query<Self::Container>;
     /// Arvo's branchy test, for sphere vs boxes.
     const ARVO: Option<Scalar<Self>> = None;
 
@@ -115,11 +116,17 @@ pub trait Pair: Sized + 'static {
     /// The query of the given size around `center`; larger sizes hit supersets.
     fn query(center: [f32; 3], size: f32) -> Self::Query;
     /// `container.with_backend(b)`.
-    fn pin(c: &Self::Container, b: Backend) -> Pinned<'_, Self::Container>;
+    fn pin(c: &Self::Container, b: Backend) -> Pinned<'_, Self::Container> {
+        Pinned::new(c, b).expect("backend from Backend::available()")
+    }
     /// `pinned.count_hits(q)`.
-    fn count(p: Pinned<'_, Self::Container>, q: &Self::Query) -> usize;
+    fn count(p: Pinned<'_, Self::Container>, q: &Self::Query) -> usize {
+        p.count_hits(q)
+    }
     /// `pinned.extend_hits(q, out)`.
-    fn extend(p: Pinned<'_, Self::Container>, q: &Self::Query, out: &mut Vec<u32>);
+    fn extend(p: Pinned<'_, Self::Container>, q: &Self::Query, out: &mut Vec<u32>) {
+        p.extend_hits(q, out)
+    }
 
     /// Extra facts about the data for the table (e.g. how often a staged kernel's first stage
     /// passes).
@@ -161,16 +168,6 @@ impl Pair for SphereVsAabbs {
     fn query(center: [f32; 3], size: f32) -> Sphere {
         Sphere::new(center, size)
     }
-    fn pin(c: &Aabbs, b: Backend) -> Pinned<'_, Aabbs> {
-        c.with_backend(b)
-            .expect("backend from Backend::available()")
-    }
-    fn count(p: Pinned<'_, Aabbs>, q: &Sphere) -> usize {
-        p.count_hits(q)
-    }
-    fn extend(p: Pinned<'_, Aabbs>, q: &Sphere, out: &mut Vec<u32>) {
-        p.extend_hits(q, out)
-    }
 }
 
 impl Pair for BoxVsAabbs {
@@ -187,16 +184,6 @@ impl Pair for BoxVsAabbs {
     }
     fn query(center: [f32; 3], size: f32) -> Aabb {
         cube(center, size)
-    }
-    fn pin(c: &Aabbs, b: Backend) -> Pinned<'_, Aabbs> {
-        c.with_backend(b)
-            .expect("backend from Backend::available()")
-    }
-    fn count(p: Pinned<'_, Aabbs>, q: &Aabb) -> usize {
-        p.count_hits(q)
-    }
-    fn extend(p: Pinned<'_, Aabbs>, q: &Aabb, out: &mut Vec<u32>) {
-        p.extend_hits(q, out)
     }
 }
 
@@ -219,16 +206,6 @@ impl Pair for DownTetVsUpTets {
             TET_AXES.map(|n| n[0] * center[0] + n[1] * center[1] + n[2] * center[2] + size),
         )
     }
-    fn pin(c: &UpTets, b: Backend) -> Pinned<'_, UpTets> {
-        c.with_backend(b)
-            .expect("backend from Backend::available()")
-    }
-    fn count(p: Pinned<'_, UpTets>, q: &DownTet) -> usize {
-        p.count_hits(q)
-    }
-    fn extend(p: Pinned<'_, UpTets>, q: &DownTet, out: &mut Vec<u32>) {
-        p.extend_hits(q, out)
-    }
 }
 
 impl Pair for OctahedronVsOctahedra {
@@ -245,16 +222,6 @@ impl Pair for OctahedronVsOctahedra {
     }
     fn query(center: [f32; 3], size: f32) -> Octahedron {
         Octahedron::from_aabb(&cube(center, size))
-    }
-    fn pin(c: &Octahedra, b: Backend) -> Pinned<'_, Octahedra> {
-        c.with_backend(b)
-            .expect("backend from Backend::available()")
-    }
-    fn count(p: Pinned<'_, Octahedra>, q: &Octahedron) -> usize {
-        p.count_hits(q)
-    }
-    fn extend(p: Pinned<'_, Octahedra>, q: &Octahedron, out: &mut Vec<u32>) {
-        p.extend_hits(q, out)
     }
 
     /// The kernel reads the down half of a block only if its up half passes: how often that is.

@@ -30,10 +30,33 @@ pub(crate) mod private {
         fn bind<'a>(&self, container: &'a C) -> Option<Self::Kernel<'a>>;
     }
 
-    /// A container: its length (for hit masks).
-    pub trait Container {
-        /// Number of primitives.
-        fn len(&self) -> usize;
+    /// Seals [`Container`](super::Container).
+    pub trait Sealed {}
+}
+
+/// A structure-of-arrays container: the bound for code generic over [`Spheres`](crate::Spheres),
+/// [`Aabbs`](crate::Aabbs), [`UpTets`](crate::UpTets), [`DownTets`](crate::DownTets) and
+/// [`Octahedra`](crate::Octahedra). Sealed.
+///
+/// ```
+/// use bvlanes::{Aabb, Aabbs, Backend, Container, Pinned, Query};
+/// fn hits_on_every_backend<C: Container, Q: Query<C>>(c: &C, q: &Q) -> Vec<usize> {
+///     Backend::available()
+///         .iter()
+///         .map(|&b| Pinned::new(c, b).unwrap().count_hits(q))
+///         .collect()
+/// }
+/// let boxes = Aabbs::from_slice(&[Aabb::new([0.0; 3], [1.0; 3])]).unwrap();
+/// assert!(hits_on_every_backend(&boxes, &[0.5, 0.5, 0.5]).iter().all(|&n| n == 1));
+/// ```
+pub trait Container: private::Sealed {
+    /// The primitive it holds.
+    type Primitive: Copy;
+    /// Number of primitives.
+    fn len(&self) -> usize;
+    /// Whether it holds none.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
     }
 }
 
@@ -81,7 +104,7 @@ impl<C> Clone for Pinned<'_, C> {
 
 impl<C> Copy for Pinned<'_, C> {}
 
-impl<'a, C: private::Container> Pinned<'a, C> {
+impl<'a, C: Container> Pinned<'a, C> {
     /// Pins `container` to `backend`.
     ///
     /// # Errors

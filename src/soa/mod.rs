@@ -16,7 +16,8 @@ mod column;
 pub use column::Chunk;
 pub(crate) use column::Columns;
 
-use crate::query::private::Container;
+use crate::query::Container;
+use crate::query::private::Sealed;
 use crate::query::{Hits, Pinned, Query};
 use crate::{Aabb, Backend, BvError, DownTet, Octahedron, Sphere, UpTet};
 
@@ -199,7 +200,10 @@ macro_rules! container {
             }
         }
 
+        impl Sealed for $name {}
+
         impl Container for $name {
+            type Primitive = $prim;
             #[inline]
             fn len(&self) -> usize {
                 self.cols.len()
