@@ -1,11 +1,12 @@
 //! Kernels: one generic body per primitive pair, written once over [`Lanes`], and the driver that
-//! walks a container block by block and hands each block's hit mask to a [`Sink`].
+//! walks a container chunk by chunk and hands each 16-lane chunk's hit mask to a [`Sink`].
 //!
 //! A kernel is a prepared query bound to a container's columns ([`Kernel`]); `block` evaluates one
 //! vector of `V::N` primitives and returns their hit bits. [`drive_generic`] is the only loop: it
-//! masks the padding lanes of the last chunk, opens output windows and stops early when the sink
-//! asks. [`run`] is the dispatch: one `match` on the backend per call, then the whole batch runs on
-//! one tier.
+//! assembles chunk masks, masks the padding lanes of the last chunk, opens output windows and stops
+//! early when the sink asks. [`run`] is the dispatch: one `match` on the backend per call, then the
+//! whole batch runs on one tier. [`Prepared`] is what a bound query is: one kernel, or
+//! [`Either`] of two chosen once per query.
 
 mod box_box;
 mod octahedron;
