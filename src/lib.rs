@@ -40,8 +40,9 @@
 //!   a tetrahedron enclosing nothing, a point or sphere centre at infinity). Infinite bounds are
 //!   fine: a sphere of infinite radius hits everything; a box with infinite bounds is a slab or
 //!   half-space.
-//! * Containers reject non-finite and inverted primitives with a [`BvError`] naming the index,
-//!   and change nothing when they do.
+//! * Containers reject non-finite and inverted primitives (and spheres with a negative radius or
+//!   one above [`Sphere::MAX_RADIUS`]) with a [`BvError`] naming the index, and change nothing
+//!   when they do.
 //! * Hit indices come out ascending; padding lanes are never reported.
 //! * [`Conservative`] tests may report false positives, never false negatives.
 //! * Constructors that compute bounds ([`Aabb::from_sphere`], [`Octahedron::from_points`], ...)
