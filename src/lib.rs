@@ -51,7 +51,8 @@
 //!   `docs/algorithms.md`); the octahedron sum condition has a tolerance that never rejects a
 //!   real intersection.
 //!
-//! The tetrahedral axis convention is documented once, on [`TET_AXES`].
+//! The tetrahedral axis convention is documented once, on [`TET_AXES`]. The seed papers'
+//! one-vs-one tests, as published, are in [`seeds`].
 
 #![deny(unsafe_op_in_unsafe_fn)]
 #![warn(missing_docs)]
@@ -63,6 +64,7 @@ mod lanes;
 mod primitive;
 mod query;
 mod round;
+pub mod seeds;
 mod soa;
 
 pub use backend::{BACKEND_ENV, Backend, ParseBackendError};

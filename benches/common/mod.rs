@@ -363,38 +363,15 @@ fn calibrate<P: Pair>(
 }
 
 // ---- Arvo's test (seed 000), exactly as published: branchy, scalar, one box at a time ----
-
-/// Arvo's sphere-AABB overlap test: `c` the sphere centre, `r2` its squared radius.
-///
-/// ```text
-/// d <- 0
-/// for each i in {x, y, z}
-///     if (c_i < min_i)      e <- c_i - min_i; d <- d + e^2
-///     else if (c_i > max_i) e <- c_i - max_i; d <- d + e^2
-/// return d <= r^2
-/// ```
-#[inline(always)]
-pub fn arvo_overlap(c: &[f32; 3], r2: f32, b: &Aabb) -> bool {
-    let mut d = 0.0f32;
-    for ((&ci, &lo), &hi) in c.iter().zip(&b.min).zip(&b.max) {
-        if ci < lo {
-            let e = ci - lo;
-            d += e * e;
-        } else if ci > hi {
-            let e = ci - hi;
-            d += e * e;
-        }
-    }
-    d <= r2
-}
+// The test itself is `bvlanes::seeds::sphere_aabb_arvo` (`#[inline]`, so the loop below compiles
+// as if it were written here, `r * r` hoisted).
 
 /// Arvo's test in a plain loop over an array of boxes: the number of hits.
 #[inline(never)]
 pub fn arvo_count(boxes: &[Aabb], s: &Sphere) -> usize {
-    let r2 = s.radius * s.radius;
     let mut hits = 0;
     for b in boxes {
-        if arvo_overlap(&s.center, r2, b) {
+        if bvlanes::seeds::sphere_aabb_arvo(s.center, s.radius, b.min, b.max) {
             hits += 1;
         }
     }
@@ -404,9 +381,8 @@ pub fn arvo_count(boxes: &[Aabb], s: &Sphere) -> usize {
 /// Arvo's test in a plain loop over an array of boxes: appends the hit indices.
 #[inline(never)]
 pub fn arvo_extend(boxes: &[Aabb], s: &Sphere, out: &mut Vec<u32>) {
-    let r2 = s.radius * s.radius;
     for (i, b) in boxes.iter().enumerate() {
-        if arvo_overlap(&s.center, r2, b) {
+        if bvlanes::seeds::sphere_aabb_arvo(s.center, s.radius, b.min, b.max) {
             out.push(i as u32);
         }
     }

@@ -1,0 +1,149 @@
+//! The seed papers' one-vs-one tests, scalar and as published: the rows the benchmarks compare
+//! against, and independent oracles for the kernels.
+//!
+//! These test one primitive against one primitive with the branches their authors wrote. They are
+//! not the crate's kernels (those are in the containers' query methods); they exist so the
+//! benchmarks can reproduce the papers' tables and so tests can check the kernels against code
+//! written from the papers.
+//!
+//! Sources:
+//! * Larsson, Akenine-Möller, Lengyel, "On Faster Sphere-Box Overlap Testing", JGT 2007 (seed
+//!   000): [`sphere_aabb_arvo`] (Arvo 1990), [`sphere_aabb_qri`], [`sphere_aabb_qrf`],
+//!   [`sphere_aabb_branch_free`] (the paper's vectorised "SSE" max form, written scalar) and
+//!   [`sphere_aabb_conservative`] ("Cons": quick rejections only).
+//! * "How To Detect Intersection Between A Circle And An AABB" (seed 001): the centre-extent form
+//!   [`sphere_aabb_center_extent`].
+//! * Real-Time Rendering, 16.13 (seed 004): [`aabb_aabb`] and the k-DOP interval test
+//!   [`kdop_kdop`].
+//!
+//! Boxes are closed and spheres include their surface, as everywhere in the crate.
+//!
+//! ```
+//! use bvlanes::seeds;
+//! let (min, max) = ([0.0, 0.0, 0.0], [1.0, 1.0, 1.0]);
+//! assert!(seeds::sphere_aabb_arvo([2.0, 0.5, 0.5], 1.0, min, max)); // touching
+//! assert!(!seeds::sphere_aabb_qrf([2.0, 0.5, 0.5], 0.9, min, max));
+//! // The conservative test reports the corner region as a hit.
+//! assert!(seeds::sphere_aabb_conservative([1.5, 1.5, 1.5], 0.6, min, max));
+//! assert!(!seeds::sphere_aabb_arvo([1.5, 1.5, 1.5], 0.6, min, max));
+//! ```
+
+/// Arvo's test (seed 000, `OVERLAPSPHEREAABB_ARVO`): the squared distance from the centre to the
+/// box, accumulated with a branch per axis, against `r * r`.
+#[inline]
+#[must_use]
+pub fn sphere_aabb_arvo(c: [f32; 3], r: f32, min: [f32; 3], max: [f32; 3]) -> bool {
+    let mut d = 0.0;
+    for i in 0..3 {
+        if c[i] < min[i] {
+            let e = c[i] - min[i];
+            d += e * e;
+        } else if c[i] > max[i] {
+            let e = c[i] - max[i];
+            d += e * e;
+        }
+    }
+    d <= r * r
+}
+
+/// QRI, quick rejections intertwined (seed 000, `OVERLAPSPHEREAABB_QRI`): Arvo's loop, returning
+/// early when the centre is farther than `r` from a slab.
+#[inline]
+#[must_use]
+pub fn sphere_aabb_qri(c: [f32; 3], r: f32, min: [f32; 3], max: [f32; 3]) -> bool {
+    let mut d = 0.0;
+    for i in 0..3 {
+        let e = c[i] - min[i];
+        if e < 0.0 {
+            if e < -r {
+                return false;
+            }
+            d += e * e;
+        } else {
+            let e = c[i] - max[i];
+            if e > 0.0 {
+                if e > r {
+                    return false;
+                }
+                d += e * e;
+            }
+        }
+    }
+    d <= r * r
+}
+
+/// QRF, quick rejections first (seed 000): all six rejection tests, then Arvo's accumulation.
+#[inline]
+#[must_use]
+pub fn sphere_aabb_qrf(c: [f32; 3], r: f32, min: [f32; 3], max: [f32; 3]) -> bool {
+    for i in 0..3 {
+        if c[i] - min[i] < -r || c[i] - max[i] > r {
+            return false;
+        }
+    }
+    sphere_aabb_arvo(c, r, min, max)
+}
+
+/// The branch-free form of seed 000's section 3 (its "SSE" row), scalar:
+/// `e_i = max(min_i - c_i, 0) + max(c_i - max_i, 0)`, `sum(e_i^2) <= r^2`.
+#[inline]
+#[must_use]
+pub fn sphere_aabb_branch_free(c: [f32; 3], r: f32, min: [f32; 3], max: [f32; 3]) -> bool {
+    let mut d = 0.0;
+    for i in 0..3 {
+        let e = (min[i] - c[i]).max(0.0) + (c[i] - max[i]).max(0.0);
+        d += e * e;
+    }
+    d <= r * r
+}
+
+/// The centre-extent form of seed 001: with box centre `b` and half extents `h`,
+/// `u = max(|c - b| - h, 0)`, `dot(u, u) <= r^2`. The centre and extents are computed in f32 from
+/// the corners, so at the boundary it may round differently from the corner forms.
+#[inline]
+#[must_use]
+pub fn sphere_aabb_center_extent(c: [f32; 3], r: f32, min: [f32; 3], max: [f32; 3]) -> bool {
+    let mut d = 0.0;
+    for i in 0..3 {
+        let b = (min[i] + max[i]) * 0.5;
+        let h = (max[i] - min[i]) * 0.5;
+        let u = ((c[i] - b).abs() - h).max(0.0);
+        d += u * u;
+    }
+    d <= r * r
+}
+
+/// "Cons", the conservative test of seed 000: the quick rejections only; anything they do not
+/// reject is reported as overlapping (false positives near the box's edges and corners, never a
+/// false negative in real arithmetic; in f32 the sums `c +- r` round to nearest, which the crate's
+/// [`Conservative`](crate::Conservative) form avoids by rounding outward).
+#[inline]
+#[must_use]
+pub fn sphere_aabb_conservative(c: [f32; 3], r: f32, min: [f32; 3], max: [f32; 3]) -> bool {
+    (0..3).all(|i| c[i] - min[i] >= -r && c[i] - max[i] <= r)
+}
+
+/// AABB against AABB (Real-Time Rendering 16.13.1): overlap iff the intervals overlap on every
+/// axis.
+#[inline]
+#[must_use]
+pub fn aabb_aabb(a_min: [f32; 3], a_max: [f32; 3], b_min: [f32; 3], b_max: [f32; 3]) -> bool {
+    (0..3).all(|i| a_min[i] <= b_max[i] && b_min[i] <= a_max[i])
+}
+
+/// k-DOP against k-DOP (Real-Time Rendering 16.13.2): two k-DOPs over the same `k / 2` directions
+/// overlap only if their intervals `[min, max]` overlap along every direction (a conservative
+/// test: the directions are not all separating axes).
+///
+/// # Panics
+/// If the four slices differ in length.
+#[inline]
+#[must_use]
+pub fn kdop_kdop(a_min: &[f32], a_max: &[f32], b_min: &[f32], b_max: &[f32]) -> bool {
+    let k = a_min.len();
+    assert!(
+        a_max.len() == k && b_min.len() == k && b_max.len() == k,
+        "kdop_kdop: all four interval slices must have the same length"
+    );
+    (0..k).all(|i| a_min[i] <= b_max[i] && b_min[i] <= a_max[i])
+}

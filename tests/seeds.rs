@@ -1,0 +1,205 @@
+//! `bvlanes::seeds` (the papers' one-vs-one tests, as published) against the crate's kernels, on
+//! every backend: the exact sphere-box forms agree with the exact kernel, the conservative forms
+//! with `Conservative`, AABB-AABB with the box query and the k-DOP test with the 8-DOP test.
+
+mod common;
+
+use bvlanes::{Aabb, Aabbs, Backend, Conservative, Octahedra, Octahedron, Sphere, seeds};
+use common::TestRng;
+
+/// Boxes and spheres at a scale where overlaps are frequent (about a third of the pairs).
+fn random_boxes(rng: &mut TestRng, n: usize) -> Vec<Aabb> {
+    (0..n)
+        .map(|_| {
+            let c = [rng.sym(20.0), rng.sym(20.0), rng.sym(20.0)];
+            let h = [
+                rng.range(0.0, 6.0),
+                rng.range(0.0, 6.0),
+                rng.range(0.0, 6.0),
+            ];
+            Aabb::new(
+                [c[0] - h[0], c[1] - h[1], c[2] - h[2]],
+                [c[0] + h[0], c[1] + h[1], c[2] + h[2]],
+            )
+        })
+        .collect()
+}
+
+/// The real squared distance from `c` to the box, in f64 (exact enough to find boundary cases).
+fn dist2_f64(c: [f32; 3], b: &Aabb) -> f64 {
+    (0..3)
+        .map(|i| {
+            let v = f64::from(c[i]);
+            let e = v - v.clamp(f64::from(b.min[i]), f64::from(b.max[i]));
+            e * e
+        })
+        .sum()
+}
+
+/// The crate's answer for every box, checked to be the same on every backend.
+fn kernel_hits<Q: bvlanes::Query<Aabbs>>(boxes: &Aabbs, q: &Q) -> Vec<bool> {
+    let mut answers = Backend::available().iter().map(|&b| {
+        let mut hit = vec![false; boxes.len()];
+        for i in boxes.with_backend(b).unwrap().hits(q) {
+            hit[i as usize] = true;
+        }
+        hit
+    });
+    let first = answers.next().unwrap();
+    for other in answers {
+        assert_eq!(first, other, "backends disagree");
+    }
+    first
+}
+
+#[test]
+fn exact_sphere_box_forms_agree_with_the_kernel() {
+    let mut rng = TestRng::new(4);
+    let items = random_boxes(&mut rng, 300);
+    let boxes = Aabbs::from_slice(&items).unwrap();
+    let mut compared = 0;
+    for _ in 0..200 {
+        let s = Sphere::new(
+            [rng.sym(25.0), rng.sym(25.0), rng.sym(25.0)],
+            rng.range(0.0, 10.0),
+        );
+        let kernel = kernel_hits(&boxes, &s);
+        for (b, &hit) in items.iter().zip(&kernel) {
+            let (c, r) = (s.center, s.radius);
+            // Arvo, QRI, QRF and the max form compute the same per-axis gaps as the kernel's
+            // clamp form (c - min, or its exact negation): bit-identical answers everywhere.
+            assert_eq!(
+                seeds::sphere_aabb_arvo(c, r, b.min, b.max),
+                hit,
+                "Arvo {s:?} {b:?}"
+            );
+            assert_eq!(
+                seeds::sphere_aabb_qri(c, r, b.min, b.max),
+                hit,
+                "QRI {s:?} {b:?}"
+            );
+            assert_eq!(
+                seeds::sphere_aabb_qrf(c, r, b.min, b.max),
+                hit,
+                "QRF {s:?} {b:?}"
+            );
+            assert_eq!(
+                seeds::sphere_aabb_branch_free(c, r, b.min, b.max),
+                hit,
+                "max {s:?} {b:?}"
+            );
+            // The centre-extent form rounds the centre and extents first: it may differ only
+            // within rounding of the boundary.
+            let d = dist2_f64(c, b);
+            let r2 = f64::from(r) * f64::from(r);
+            if (d - r2).abs() > 1e-4 * (r2 + 1.0) {
+                assert_eq!(
+                    seeds::sphere_aabb_center_extent(c, r, b.min, b.max),
+                    hit,
+                    "{s:?} {b:?}"
+                );
+                compared += 1;
+            }
+        }
+    }
+    assert!(
+        compared > 50_000,
+        "the margin must leave most pairs: {compared}"
+    );
+}
+
+#[test]
+fn conservative_seed_agrees_with_conservative_away_from_rounding() {
+    let mut rng = TestRng::new(5);
+    let items = random_boxes(&mut rng, 300);
+    let boxes = Aabbs::from_slice(&items).unwrap();
+    let (mut false_positives, mut exact_hits) = (0, 0);
+    for _ in 0..200 {
+        let s = Sphere::new(
+            [rng.sym(25.0), rng.sym(25.0), rng.sym(25.0)],
+            rng.range(0.0, 10.0),
+        );
+        let cons = kernel_hits(&boxes, &Conservative(s));
+        let exact = kernel_hits(&boxes, &s);
+        for ((b, &c_hit), &e_hit) in items.iter().zip(&cons).zip(&exact) {
+            let seed = seeds::sphere_aabb_conservative(s.center, s.radius, b.min, b.max);
+            // The crate's form widens by 2^-20 r + 2^-74 and rounds outward; away from that
+            // margin both are the same slab test.
+            let gap = (0..3)
+                .map(|i| {
+                    let (c, lo, hi) = (s.center[i], b.min[i], b.max[i]);
+                    ((lo - c) - s.radius).max((c - hi) - s.radius).abs()
+                })
+                .fold(f32::INFINITY, f32::min);
+            if gap > 1e-3 {
+                assert_eq!(seed, c_hit, "{s:?} {b:?}");
+            }
+            assert!(
+                c_hit || !e_hit,
+                "Conservative missed an exact hit: {s:?} {b:?}"
+            );
+            false_positives += usize::from(c_hit && !e_hit);
+            exact_hits += usize::from(e_hit);
+        }
+    }
+    assert!(
+        exact_hits > 0 && false_positives > 0,
+        "{exact_hits} {false_positives}"
+    );
+}
+
+#[test]
+fn aabb_aabb_agrees_with_the_box_query() {
+    let mut rng = TestRng::new(6);
+    let items = random_boxes(&mut rng, 300);
+    let boxes = Aabbs::from_slice(&items).unwrap();
+    for q in random_boxes(&mut rng, 200) {
+        let kernel = kernel_hits(&boxes, &q);
+        for (b, &hit) in items.iter().zip(&kernel) {
+            assert_eq!(
+                seeds::aabb_aabb(q.min, q.max, b.min, b.max),
+                hit,
+                "{q:?} {b:?}"
+            );
+        }
+    }
+    // Touching faces overlap.
+    assert!(seeds::aabb_aabb(
+        [0.0; 3],
+        [1.0; 3],
+        [1.0, 0.0, 0.0],
+        [2.0, 1.0, 1.0]
+    ));
+}
+
+#[test]
+fn kdop_interval_test_is_the_octahedra_8dop_test() {
+    let mut rng = TestRng::new(7);
+    let octs: Vec<Octahedron> = random_boxes(&mut rng, 300)
+        .iter()
+        .map(Octahedron::from_aabb)
+        .collect();
+    let container = Octahedra::from_slice(&octs).unwrap();
+    for q in random_boxes(&mut rng, 100)
+        .iter()
+        .map(Octahedron::from_aabb)
+    {
+        for &backend in Backend::available() {
+            let pinned = container.with_backend(backend).unwrap();
+            let mut hit = vec![false; octs.len()];
+            for i in pinned.hits(&Conservative(q)) {
+                hit[i as usize] = true;
+            }
+            for (o, &h) in octs.iter().zip(&hit) {
+                let seed = seeds::kdop_kdop(&q.up.min, &q.down.max, &o.up.min, &o.down.max);
+                assert_eq!(seed, h, "{backend}: {q:?} {o:?}");
+            }
+        }
+    }
+}
+
+#[test]
+#[should_panic(expected = "same length")]
+fn kdop_rejects_mismatched_directions() {
+    let _ = seeds::kdop_kdop(&[0.0; 4], &[1.0; 4], &[0.0; 3], &[1.0; 3]);
+}
