@@ -40,6 +40,12 @@ pub enum BvError {
         /// Index of the offending sphere.
         index: usize,
     },
+    /// An oriented box whose axes are not orthonormal within
+    /// [`Obb::ORTHONORMAL_TOLERANCE`](crate::Obb::ORTHONORMAL_TOLERANCE).
+    NotOrthonormal {
+        /// Index of the offending box.
+        index: usize,
+    },
     /// The requested backend does not run on this CPU (see [`Backend::available`]).
     BackendUnavailable {
         /// The backend that was asked for.
@@ -75,6 +81,9 @@ impl fmt::Display for BvError {
                 f,
                 "sphere {index} has a radius above Sphere::MAX_RADIUS (2^62, about 4.6e18)"
             ),
+            BvError::NotOrthonormal { index } => {
+                write!(f, "oriented box {index} has axes that are not orthonormal")
+            }
             BvError::BackendUnavailable { backend } => {
                 write!(f, "backend {backend} is not available on this CPU")
             }

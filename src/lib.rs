@@ -29,6 +29,7 @@
 //! | [`UpTets`] | exact | | | exact | | |
 //! | [`DownTets`] | exact | | | | exact | |
 //! | [`Octahedra`] | exact | | | up half only | down half only | exact; [`Conservative`]: 8-DOP |
+//! | [`Obbs`] | exact | exact; [`Conservative`]: quick rejection in the box frame | | | | |
 //!
 //! Every container has `hits`, `count_hits`, `any_hit`, `extend_hits` and `hit_mask`, and
 //! `with_backend(b)` for the same methods on a chosen [`Backend`].
@@ -69,9 +70,9 @@ mod soa;
 
 pub use backend::{BACKEND_ENV, Backend, ParseBackendError};
 pub use error::BvError;
-pub use primitive::{Aabb, DownTet, Octahedron, Point, Sphere, TET_AXES, UpTet};
+pub use primitive::{Aabb, DownTet, Obb, Octahedron, Point, Sphere, TET_AXES, UpTet};
 pub use query::{Conservative, Container, Hits, Pinned, Query};
-pub use soa::{Aabbs, DownTets, Octahedra, Spheres, UpTets};
+pub use soa::{Aabbs, DownTets, Obbs, Octahedra, Spheres, UpTets};
 
 /// The README's example, compiled and run as a doc test.
 #[doc = include_str!("../README.md")]

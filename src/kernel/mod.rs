@@ -11,6 +11,7 @@
 mod box_box;
 mod octahedron;
 mod sphere_box;
+mod sphere_obb;
 mod sphere_sphere;
 mod tet;
 
@@ -19,6 +20,7 @@ pub use octahedron::OctahedraVsOctahedron;
 pub(crate) use octahedron::PREFETCH_MIN_LEN;
 pub(crate) use sphere_box::HUGE_RADIUS_SCALE;
 pub use sphere_box::{AabbsVsSphere, SpheresVsBox};
+pub use sphere_obb::{ObbsVsSphere, ObbsVsSphereConservative};
 pub use sphere_sphere::SpheresVsSphere;
 pub use tet::{TetsAbove, TetsBelow};
 

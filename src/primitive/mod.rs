@@ -5,10 +5,12 @@
 //! from a sphere) round outward, so the result always contains its input.
 
 mod aabb;
+mod obb;
 mod sphere;
 mod tet;
 
 pub use aabb::Aabb;
+pub use obb::Obb;
 pub use sphere::Sphere;
 pub use tet::{DownTet, Octahedron, TET_AXES, UpTet};
 pub(crate) use tet::{project_down, project_up};

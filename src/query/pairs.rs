@@ -11,13 +11,13 @@
 use super::private::Bind;
 use super::{Conservative, Query};
 use crate::kernel::{
-    AabbsVsBox, AabbsVsSphere, Either, HUGE_RADIUS_SCALE, OctahedraVsOctahedron, PREFETCH_MIN_LEN,
-    SpheresVsBox, SpheresVsSphere, TetsAbove, TetsBelow,
+    AabbsVsBox, AabbsVsSphere, Either, HUGE_RADIUS_SCALE, ObbsVsSphere, ObbsVsSphereConservative,
+    OctahedraVsOctahedron, PREFETCH_MIN_LEN, SpheresVsBox, SpheresVsSphere, TetsAbove, TetsBelow,
 };
 use crate::primitive::{all_finite, any_nan, project_down, project_up};
 use crate::round::{add_up, mul_up, sum_sign_extended};
 use crate::{
-    Aabb, Aabbs, DownTet, DownTets, Octahedra, Octahedron, Sphere, Spheres, UpTet, UpTets,
+    Aabb, Aabbs, DownTet, DownTets, Obbs, Octahedra, Octahedron, Sphere, Spheres, UpTet, UpTets,
 };
 use core::cmp::Ordering;
 
@@ -69,10 +69,14 @@ fn screen_octahedron(o: &Octahedron) -> Option<Octahedron> {
 /// every hit of the exact f32 test (whose rounding can accept distances up to `r (1 + 3.5 * 2^-24)`
 /// plus an underflow term below `2^-74`).
 fn widened_sphere_box(s: &Sphere) -> Aabb {
+    Aabb::from_sphere(&Sphere::new(s.center, widened_radius(s.radius)))
+}
+
+/// `r (1 + 2^-20) + 2^-74`, rounded up: the reach of the conservative sphere tests.
+fn widened_radius(r: f32) -> f32 {
     const WIDEN: f32 = 1.0 + 1.0 / 1_048_576.0; // 1 + 2^-20, exact
     const FLOOR: f32 = f32::from_bits(53 << 23); // 2^-74
-    let r = add_up(mul_up(s.radius, WIDEN), FLOOR);
-    Aabb::from_sphere(&Sphere::new(s.center, r))
+    add_up(mul_up(r, WIDEN), FLOOR)
 }
 
 // ---- Aabbs ----
@@ -295,6 +299,54 @@ impl Bind<Octahedra> for Conservative<Octahedron> {
     }
 }
 
+// ---- Obbs ----
+
+impl Bind<Obbs> for Sphere {
+    type Kernel<'a> = Either<ObbsVsSphere<'a, false>, ObbsVsSphere<'a, true>>;
+    fn bind<'a>(&self, c: &'a Obbs) -> Option<Self::Kernel<'a>> {
+        let s = screen_sphere(self)?;
+        let r2 = s.radius * s.radius;
+        Some(if r2.is_finite() {
+            Either::Common(ObbsVsSphere {
+                cols: c.view(),
+                center: s.center,
+                r2,
+            })
+        } else {
+            let r = s.radius * HUGE_RADIUS_SCALE;
+            Either::Rare(ObbsVsSphere {
+                cols: c.view(),
+                center: s.center,
+                r2: r * r,
+            })
+        })
+    }
+}
+
+impl Bind<Obbs> for [f32; 3] {
+    type Kernel<'a> = ObbsVsSphere<'a, false>;
+    fn bind<'a>(&self, c: &'a Obbs) -> Option<Self::Kernel<'a>> {
+        let p = screen_point(self)?;
+        Some(ObbsVsSphere {
+            cols: c.view(),
+            center: p,
+            r2: 0.0,
+        })
+    }
+}
+
+impl Bind<Obbs> for Conservative<Sphere> {
+    type Kernel<'a> = ObbsVsSphereConservative<'a>;
+    fn bind<'a>(&self, c: &'a Obbs) -> Option<Self::Kernel<'a>> {
+        let s = screen_sphere(&self.0)?;
+        Some(ObbsVsSphereConservative {
+            cols: c.view(),
+            center: s.center,
+            reach: widened_radius(s.radius),
+        })
+    }
+}
+
 /// `Conservative(q)` where no cheaper test exists runs the exact one.
 macro_rules! conservative_is_exact {
     ($($q:ty => $c:ty),* $(,)?) => {$(
@@ -314,6 +366,7 @@ conservative_is_exact!(
     [f32; 3] => UpTets, DownTet => UpTets,
     [f32; 3] => DownTets, UpTet => DownTets,
     [f32; 3] => Octahedra, DownTet => Octahedra, UpTet => Octahedra,
+    [f32; 3] => Obbs,
 );
 
 /// Every `Bind` above is a public `Query`.
@@ -330,4 +383,5 @@ queries!(
     [f32; 3] => UpTets, DownTet => UpTets,
     [f32; 3] => DownTets, UpTet => DownTets,
     [f32; 3] => Octahedra, DownTet => Octahedra, UpTet => Octahedra, Octahedron => Octahedra,
+    [f32; 3] => Obbs, Sphere => Obbs,
 );

@@ -6,6 +6,7 @@
 //! | [`Aabbs`] | [`Aabb`] | min x, y, z, max x, y, z |
 //! | [`UpTets`] | [`UpTet`] | min A, B, C, D |
 //! | [`DownTets`] | [`DownTet`] | max A, B, C, D |
+//! | [`Obbs`] | [`Obb`] | centre x, y, z, half extents x, y, z, axes (9 columns, row by row) |
 //! | [`Octahedra`] | [`Octahedron`] | up min A..D, then down max A..D (separate arrays: a query that fails the up half never reads the down half) |
 //!
 //! Every container validates what goes in (finite values, non-inverted bounds, non-negative radii)
@@ -19,7 +20,7 @@ pub(crate) use column::Columns;
 use crate::query::Container;
 use crate::query::private::Sealed;
 use crate::query::{Hits, Pinned, Query};
-use crate::{Aabb, Backend, BvError, DownTet, Octahedron, Sphere, UpTet};
+use crate::{Aabb, Backend, BvError, DownTet, Obb, Octahedron, Sphere, UpTet};
 
 /// Generates a container type: storage, validation, the Vec-like API and the query methods.
 macro_rules! container {
@@ -310,6 +311,30 @@ container!(
     /// ```
     Octahedra, Octahedron, 8, "octahedra"
 );
+
+container!(
+    /// Oriented boxes in structure-of-arrays form: centre, half-extent and axis columns (15).
+    ///
+    /// Queries: a point, a [`Sphere`] (exact, or [`Conservative`](crate::Conservative): quick
+    /// rejections in the box frame).
+    ///
+    /// ```
+    /// use bvlanes::{Obb, Obbs, Sphere};
+    /// let s = std::f32::consts::FRAC_1_SQRT_2;
+    /// let diamond = Obb::new([0.0; 3], [1.0; 3], [[s, s, 0.0], [-s, s, 0.0], [0.0, 0.0, 1.0]]);
+    /// let boxes = Obbs::from_slice(&[diamond]).unwrap();
+    /// assert!(boxes.any_hit(&[1.4, 0.0, 0.0])); // inside the turned square (reaches 1.414)
+    /// assert!(!boxes.any_hit(&[1.0, 1.0, 0.0])); // the corner of the unturned one is outside
+    /// assert!(boxes.any_hit(&Sphere::new([2.0, 0.0, 0.0], 0.6)));
+    /// ```
+    Obbs, Obb, 15, "oriented boxes"
+);
+
+impl Obbs {
+    pub(crate) fn view(&self) -> crate::kernel::Cols<'_, 15> {
+        self.cols.view(0)
+    }
+}
 
 impl Spheres {
     pub(crate) fn view(&self) -> crate::kernel::Cols<'_, 4> {

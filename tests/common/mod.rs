@@ -9,8 +9,8 @@
 #![allow(dead_code, unused_macros)]
 
 use bvlanes::{
-    Aabb, Aabbs, Backend, BvError, Conservative, DownTet, DownTets, Octahedra, Octahedron, Query,
-    Sphere, Spheres, TET_AXES, UpTet, UpTets,
+    Aabb, Aabbs, Backend, BvError, Conservative, DownTet, DownTets, Obb, Obbs, Octahedra,
+    Octahedron, Query, Sphere, Spheres, TET_AXES, UpTet, UpTets,
 };
 use core::cmp::Ordering;
 use core::fmt::Debug;
@@ -476,6 +476,20 @@ pub fn octahedron_valid(o: &Octahedron) -> bool {
     up_valid(&o.up) && down_valid(&o.down) && (0..4).all(|k| o.up.min[k] <= o.down.max[k])
 }
 
+pub fn obb_valid(o: &Obb) -> bool {
+    let finite = finite(&o.center) && finite(&o.half_extents) && o.axes.iter().all(finite);
+    finite
+        && o.half_extents.iter().all(|&h| h >= 0.0)
+        && (0..3).all(|a| {
+            (0..3).all(|b| {
+                let dot: f64 = (0..3)
+                    .map(|i| f64::from(o.axes[a][i]) * f64::from(o.axes[b][i]))
+                    .sum();
+                (dot - if a == b { 1.0 } else { 0.0 }).abs() <= 1e-4
+            })
+        })
+}
+
 // =================================================================================================
 // The kernels' formulas, one lane at a time
 // =================================================================================================
@@ -544,10 +558,15 @@ pub fn sums_straddle_zero(lo: [f32; 4], hi: [f32; 4]) -> bool {
 
 /// The conservative sphere box: radius widened to `r * (1 + 2^-20)` rounded up, plus `2^-74`
 /// rounded up, then the box `c -/+ r'` rounded outward.
-pub fn widened_sphere_box(s: &Sphere) -> Aabb {
+/// `r (1 + 2^-20) + 2^-74`, rounded up.
+pub fn widened_radius(r: f32) -> f32 {
     const WIDEN: f32 = 1.0 + 1.0 / 1_048_576.0;
     const FLOOR: f32 = f32::from_bits(53 << 23); // 2^-74
-    let r = add_up(mul_up(s.radius, WIDEN), FLOOR);
+    add_up(mul_up(r, WIDEN), FLOOR)
+}
+
+pub fn widened_sphere_box(s: &Sphere) -> Aabb {
+    let r = widened_radius(s.radius);
     Aabb {
         min: s.center.map(|c| add_down(c, -r)),
         max: s.center.map(|c| add_up(c, r)),
@@ -582,6 +601,44 @@ pub fn ref_conservative_sphere_aabb(q: &Conservative<Sphere>, b: &Aabb) -> bool 
     sphere_query_ok(&q.0) && {
         let w = widened_sphere_box(&q.0);
         boxes_overlap(w.min, w.max, b.min, b.max)
+    }
+}
+
+/// The query centre in the box's frame: `d = c - center`, `local_k = (d.x a_k.x + d.y a_k.y) + d.z a_k.z`.
+pub fn obb_local(c: [f32; 3], o: &Obb) -> [f32; 3] {
+    let d = [c[0] - o.center[0], c[1] - o.center[1], c[2] - o.center[2]];
+    o.axes.map(|a| (d[0] * a[0] + d[1] * a[1]) + d[2] * a[2])
+}
+
+/// Sphere against an oriented box: the clamp form on `local` against `[-h, h]` (scaled for huge
+/// radii, as for boxes).
+pub fn ref_sphere_obb(q: &Sphere, o: &Obb) -> bool {
+    let r = q.radius;
+    let (k, r2) = if (r * r).is_finite() {
+        (1.0, r * r)
+    } else {
+        let rk = r * HUGE_RADIUS_SCALE;
+        (HUGE_RADIUS_SCALE, rk * rk)
+    };
+    let neg_h = o.half_extents.map(|h| 0.0 - h);
+    sphere_query_ok(q)
+        && scaled_dist2_to_box(obb_local(q.center, o), neg_h, o.half_extents, k) <= r2
+}
+
+/// A point is the sphere of radius 0 (its `r * r` is 0).
+pub fn ref_point_obb(p: &[f32; 3], o: &Obb) -> bool {
+    point_query_ok(p) && {
+        let neg_h = o.half_extents.map(|h| 0.0 - h);
+        dist2_to_box(obb_local(*p, o), neg_h, o.half_extents) <= 0.0
+    }
+}
+
+/// Quick rejections in the box frame: `|local_k| - h_k <= r'` with the widened radius.
+pub fn ref_conservative_sphere_obb(q: &Conservative<Sphere>, o: &Obb) -> bool {
+    sphere_query_ok(&q.0) && {
+        let reach = widened_radius(q.0.radius);
+        let local = obb_local(q.0.center, o);
+        (0..3).all(|k| local[k].abs() - o.half_extents[k] <= reach)
     }
 }
 
@@ -765,6 +822,20 @@ macro_rules! for_each_pair {
             Octahedra,
             Conservative<Octahedron>,
             ref_conservative_octahedron_octahedron
+        );
+        $m!(obbs_point, Obbs, [f32; 3], ref_point_obb);
+        $m!(obbs_sphere, Obbs, Sphere, ref_sphere_obb);
+        $m!(
+            conservative_obbs_point,
+            Obbs,
+            Conservative<[f32; 3]>,
+            conservative_is_exact(ref_point_obb)
+        );
+        $m!(
+            conservative_obbs_sphere,
+            Obbs,
+            Conservative<Sphere>,
+            ref_conservative_sphere_obb
         );
     };
 }
@@ -1088,6 +1159,114 @@ impl Shape for DownTet {
     }
     fn from_floats(f: &[f32]) -> Self {
         DownTet::new([f[0], f[1], f[2], f[3]])
+    }
+}
+
+/// A rotation from a unit quaternion (rows are the box axes), rounded to f32: orthonormal within
+/// a few ulps, far inside the container's tolerance.
+pub fn rotation(rng: &mut TestRng) -> [[f32; 3]; 3] {
+    let q: [f64; 4] = loop {
+        let v: [f64; 4] = core::array::from_fn(|_| f64::from(rng.sym(1.0)));
+        let n = v.iter().map(|x| x * x).sum::<f64>().sqrt();
+        if n > 0.1 {
+            break v.map(|x| x / n);
+        }
+    };
+    let [w, x, y, z] = q;
+    [
+        [
+            1.0 - 2.0 * (y * y + z * z),
+            2.0 * (x * y + w * z),
+            2.0 * (x * z - w * y),
+        ],
+        [
+            2.0 * (x * y - w * z),
+            1.0 - 2.0 * (x * x + z * z),
+            2.0 * (y * z + w * x),
+        ],
+        [
+            2.0 * (x * z + w * y),
+            2.0 * (y * z - w * x),
+            1.0 - 2.0 * (x * x + y * y),
+        ],
+    ]
+    .map(|row| row.map(|v| v as f32))
+}
+
+/// Identity axes, or the axes permuted and negated (exact rotations by quarter turns).
+fn exact_rotation(rng: &mut TestRng) -> [[f32; 3]; 3] {
+    let perms = [[0, 1, 2], [1, 2, 0], [2, 0, 1]];
+    let p = perms[rng.below(3)];
+    let mut axes = [[0.0f32; 3]; 3];
+    for (k, row) in axes.iter_mut().enumerate() {
+        row[p[k]] = if rng.chance(0.5) { 1.0 } else { -1.0 };
+    }
+    axes
+}
+
+impl Shape for Obb {
+    fn random(rng: &mut TestRng, at: [f32; 3], size: f32) -> Self {
+        let axes = if rng.chance(0.2) {
+            exact_rotation(rng)
+        } else {
+            rotation(rng)
+        };
+        let h: [f32; 3] = core::array::from_fn(|_| rng.unit() * size);
+        Obb::new(rng.near(at, WORLD), h, axes)
+    }
+    fn adversarial(rng: &mut TestRng) -> Self {
+        let h: [f32; 3] = core::array::from_fn(|_| {
+            if rng.chance(0.1) {
+                -0.0
+            } else {
+                adversarial_value(rng).abs()
+            }
+        });
+        let axes = if rng.chance(0.5) {
+            exact_rotation(rng)
+        } else {
+            rotation(rng)
+        };
+        Obb::new(adversarial_vec3(rng), h, axes)
+    }
+    fn around_origin(rng: &mut TestRng, size: f32) -> Self {
+        let c = rng.near([0.0; 3], size);
+        let reach = c.iter().map(|v| v.abs()).sum::<f32>() * 1.01;
+        Obb::new(c, [reach + rng.unit() * size; 3], rotation(rng))
+    }
+    fn origin() -> Self {
+        Obb::new(
+            [0.0; 3],
+            [0.0; 3],
+            [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]],
+        )
+    }
+    fn everything() -> Self {
+        Obb::new(
+            [0.0; 3],
+            [1e30; 3],
+            [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]],
+        )
+    }
+    fn valid(&self) -> bool {
+        obb_valid(self)
+    }
+    fn floats(&self) -> Vec<f32> {
+        let mut f = self.center.to_vec();
+        f.extend(self.half_extents);
+        f.extend(self.axes.iter().flatten());
+        f
+    }
+    fn from_floats(f: &[f32]) -> Self {
+        Obb::new(
+            [f[0], f[1], f[2]],
+            [f[3], f[4], f[5]],
+            [
+                [f[6], f[7], f[8]],
+                [f[9], f[10], f[11]],
+                [f[12], f[13], f[14]],
+            ],
+        )
     }
 }
 
@@ -1418,6 +1597,7 @@ impl_bv!(Spheres, Sphere);
 impl_bv!(UpTets, UpTet);
 impl_bv!(DownTets, DownTet);
 impl_bv!(Octahedra, Octahedron);
+impl_bv!(Obbs, Obb);
 
 // =================================================================================================
 // The harness

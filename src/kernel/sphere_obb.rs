@@ -1,0 +1,102 @@
+//! Sphere against oriented boxes: the centre is taken into each box's frame, then the box is the
+//! axis-aligned box `[-h, h]` and the clamp form of `sphere_box.rs` applies:
+//!
+//! ```text
+//! d_i     = c_i - center_i
+//! local_k = (d_x * a_k.x + d_y * a_k.y) + d_z * a_k.z        (a_k: the box's axis k)
+//! e_k     = (local_k - min(max(local_k, -h_k), h_k)) * s
+//! hit    <=> (e_0 * e_0 + e_1 * e_1) + e_2 * e_2 <= (r * s)^2
+//! ```
+//!
+//! (`s` is 1, or `2^-66` for query radii whose square overflows.) The conservative form keeps the
+//! quick rejections only: `|local_k| - h_k <= r'` on every axis, with `r'` the widened radius of
+//! `Conservative(sphere)` against `Aabbs`; since `|e_k|` is exactly `|local_k| - h_k` outside the
+//! slab, it reports every hit of the exact test. Both share the rounding of the rotation: relative
+//! to real arithmetic, `local_k` is within a few ulps of `|d|`.
+
+use super::sphere_box::{HUGE_RADIUS_SCALE, dist2_to_box, scaled_dist2_to_box};
+use super::{Cols, Kernel, splat3};
+use crate::lanes::Lanes;
+
+/// Columns: centre x, y, z (0..3), half extents (3..6), axes row by row (6..15).
+pub struct ObbsVsSphere<'a, const SCALED: bool> {
+    pub(crate) cols: Cols<'a, 15>,
+    pub(crate) center: [f32; 3],
+    /// `radius * radius` (scaled with `SCALED`).
+    pub(crate) r2: f32,
+}
+
+/// The conservative form: quick rejections in the box frame.
+pub struct ObbsVsSphereConservative<'a> {
+    pub(crate) cols: Cols<'a, 15>,
+    pub(crate) center: [f32; 3],
+    /// The widened radius `r'`.
+    pub(crate) reach: f32,
+}
+
+/// The query centre in the frame of each box of the block, and the boxes' half extents.
+#[inline(always)]
+fn local_center<V: Lanes>(
+    cols: &Cols<'_, 15>,
+    q: [f32; 3],
+    c: usize,
+    j: usize,
+) -> ([V; 3], [V; 3]) {
+    let center = cols.load3::<V>(0, c, j);
+    let h = cols.load3::<V>(3, c, j);
+    let q = splat3::<V>(q);
+    let d = [
+        q[0].sub(center[0]),
+        q[1].sub(center[1]),
+        q[2].sub(center[2]),
+    ];
+    let local = [
+        dot3(d, cols.load3::<V>(6, c, j)),
+        dot3(d, cols.load3::<V>(9, c, j)),
+        dot3(d, cols.load3::<V>(12, c, j)),
+    ];
+    (local, h)
+}
+
+/// `(d.x * a.x + d.y * a.y) + d.z * a.z`, no fused multiply-add.
+#[inline(always)]
+fn dot3<V: Lanes>(d: [V; 3], a: [V; 3]) -> V {
+    d[0].mul(a[0]).add(d[1].mul(a[1])).add(d[2].mul(a[2]))
+}
+
+impl<const SCALED: bool> Kernel for ObbsVsSphere<'_, SCALED> {
+    #[inline(always)]
+    fn len(&self) -> usize {
+        self.cols.len()
+    }
+
+    #[inline(always)]
+    fn block<V: Lanes>(&self, c: usize, j: usize) -> u32 {
+        let (local, h) = local_center::<V>(&self.cols, self.center, c, j);
+        let zero = V::splat(0.0);
+        let neg_h = [zero.sub(h[0]), zero.sub(h[1]), zero.sub(h[2])];
+        let d = if SCALED {
+            scaled_dist2_to_box(local, neg_h, h, V::splat(HUGE_RADIUS_SCALE))
+        } else {
+            dist2_to_box(local, neg_h, h)
+        };
+        V::bits(d.le(V::splat(self.r2)))
+    }
+}
+
+impl Kernel for ObbsVsSphereConservative<'_> {
+    #[inline(always)]
+    fn len(&self) -> usize {
+        self.cols.len()
+    }
+
+    #[inline(always)]
+    fn block<V: Lanes>(&self, c: usize, j: usize) -> u32 {
+        let (local, h) = local_center::<V>(&self.cols, self.center, c, j);
+        let reach = V::splat(self.reach);
+        let x = local[0].abs().sub(h[0]).le(reach);
+        let y = local[1].abs().sub(h[1]).le(reach);
+        let z = local[2].abs().sub(h[2]).le(reach);
+        V::bits(V::and(V::and(x, y), z))
+    }
+}
