@@ -10,7 +10,9 @@
 //! * Larsson, Akenine-Möller, Lengyel, "On Faster Sphere-Box Overlap Testing", JGT 2007 (seed
 //!   000): [`sphere_aabb_arvo`] (Arvo 1990), [`sphere_aabb_qri`], [`sphere_aabb_qrf`],
 //!   [`sphere_aabb_branch_free`] (the paper's vectorised "SSE" max form, written scalar) and
-//!   [`sphere_aabb_conservative`] ("Cons": quick rejections only).
+//!   [`sphere_aabb_conservative`] ("Cons": quick rejections only); for oriented boxes
+//!   [`sphere_obb_garvo`], [`sphere_obb_qri`], [`sphere_obb_qrf`], [`sphere_obb_branch_free`] and
+//!   [`sphere_obb_conservative`].
 //! * "How To Detect Intersection Between A Circle And An AABB" (seed 001): the centre-extent form
 //!   [`sphere_aabb_center_extent`].
 //! * Real-Time Rendering, 16.13 (seed 004): [`aabb_aabb`] and the k-DOP interval test
@@ -27,6 +29,8 @@
 //! assert!(seeds::sphere_aabb_conservative([1.5, 1.5, 1.5], 0.6, min, max));
 //! assert!(!seeds::sphere_aabb_arvo([1.5, 1.5, 1.5], 0.6, min, max));
 //! ```
+
+use crate::Obb;
 
 /// Arvo's test (seed 000, `OVERLAPSPHEREAABB_ARVO`): the squared distance from the centre to the
 /// box, accumulated with a branch per axis, against `r * r`.
@@ -121,6 +125,95 @@ pub fn sphere_aabb_center_extent(c: [f32; 3], r: f32, min: [f32; 3], max: [f32; 
 #[must_use]
 pub fn sphere_aabb_conservative(c: [f32; 3], r: f32, min: [f32; 3], max: [f32; 3]) -> bool {
     (0..3).all(|i| c[i] - min[i] >= -r && c[i] - max[i] <= r)
+}
+
+/// The sphere centre in an oriented box's frame (seed 000's G-Arvo: `v = c - mid` projected onto
+/// each axis), summed as `(v.x a.x + v.y a.y) + v.z a.z`.
+#[inline]
+fn obb_frame(c: [f32; 3], obb: &Obb) -> [f32; 3] {
+    let v = [c[0] - obb.center[0], c[1] - obb.center[1], c[2] - obb.center[2]];
+    obb.axes.map(|a| (v[0] * a[0] + v[1] * a[1]) + v[2] * a[2])
+}
+
+/// G-Arvo (seed 000): Arvo's test in the oriented box's frame.
+#[inline]
+#[must_use]
+pub fn sphere_obb_garvo(c: [f32; 3], r: f32, obb: &Obb) -> bool {
+    let t = obb_frame(c, obb);
+    let mut d = 0.0;
+    for (k, &t) in t.iter().enumerate() {
+        let h = obb.half_extents[k];
+        if t < -h {
+            let e = t + h;
+            d += e * e;
+        } else if t > h {
+            let e = t - h;
+            d += e * e;
+        }
+    }
+    d <= r * r
+}
+
+/// QRI for oriented boxes (seed 000): G-Arvo with the quick rejections intertwined.
+#[inline]
+#[must_use]
+pub fn sphere_obb_qri(c: [f32; 3], r: f32, obb: &Obb) -> bool {
+    let t = obb_frame(c, obb);
+    let mut d = 0.0;
+    for (k, &t) in t.iter().enumerate() {
+        let h = obb.half_extents[k];
+        if t < -h {
+            let e = t + h;
+            if e < -r {
+                return false;
+            }
+            d += e * e;
+        } else if t > h {
+            let e = t - h;
+            if e > r {
+                return false;
+            }
+            d += e * e;
+        }
+    }
+    d <= r * r
+}
+
+/// QRF for oriented boxes (seed 000): all quick rejections first, then G-Arvo's accumulation.
+#[inline]
+#[must_use]
+pub fn sphere_obb_qrf(c: [f32; 3], r: f32, obb: &Obb) -> bool {
+    let t = obb_frame(c, obb);
+    for (k, &t) in t.iter().enumerate() {
+        let h = obb.half_extents[k];
+        if t + h < -r || t - h > r {
+            return false;
+        }
+    }
+    sphere_obb_garvo(c, r, obb)
+}
+
+/// The branch-free form for oriented boxes (seed 000's vectorised "SSE" row, scalar):
+/// `e_k = max(-h_k - t_k, 0) + max(t_k - h_k, 0)`, `sum(e_k^2) <= r^2`.
+#[inline]
+#[must_use]
+pub fn sphere_obb_branch_free(c: [f32; 3], r: f32, obb: &Obb) -> bool {
+    let t = obb_frame(c, obb);
+    let mut d = 0.0;
+    for (k, &t) in t.iter().enumerate() {
+        let h = obb.half_extents[k];
+        let e = (-h - t).max(0.0) + (t - h).max(0.0);
+        d += e * e;
+    }
+    d <= r * r
+}
+
+/// "Cons" for oriented boxes (seed 000): the quick rejections only, in the box frame.
+#[inline]
+#[must_use]
+pub fn sphere_obb_conservative(c: [f32; 3], r: f32, obb: &Obb) -> bool {
+    let t = obb_frame(c, obb);
+    (0..3).all(|k| t[k] + obb.half_extents[k] >= -r && t[k] - obb.half_extents[k] <= r)
 }
 
 /// AABB against AABB (Real-Time Rendering 16.13.1): overlap iff the intervals overlap on every

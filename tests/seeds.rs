@@ -4,8 +4,10 @@
 
 mod common;
 
-use bvlanes::{Aabb, Aabbs, Backend, Conservative, Octahedra, Octahedron, Sphere, seeds};
-use common::TestRng;
+use bvlanes::{
+    Aabb, Aabbs, Backend, Conservative, Obb, Obbs, Octahedra, Octahedron, Sphere, seeds,
+};
+use common::{TestRng, rotation};
 
 /// Boxes and spheres at a scale where overlaps are frequent (about a third of the pairs).
 fn random_boxes(rng: &mut TestRng, n: usize) -> Vec<Aabb> {
@@ -202,4 +204,74 @@ fn kdop_interval_test_is_the_octahedra_8dop_test() {
 #[should_panic(expected = "same length")]
 fn kdop_rejects_mismatched_directions() {
     let _ = seeds::kdop_kdop(&[0.0; 4], &[1.0; 4], &[0.0; 3], &[1.0; 3]);
+}
+
+#[test]
+fn oriented_box_forms_agree_with_the_obbs_kernel() {
+    let mut rng = TestRng::new(8);
+    let items: Vec<Obb> = (0..300)
+        .map(|_| {
+            let c = [rng.sym(20.0), rng.sym(20.0), rng.sym(20.0)];
+            let h = [
+                rng.range(0.0, 6.0),
+                rng.range(0.0, 6.0),
+                rng.range(0.0, 6.0),
+            ];
+            Obb::new(c, h, rotation(&mut rng))
+        })
+        .collect();
+    let obbs = Obbs::from_slice(&items).unwrap();
+    let (mut hits, mut false_positives) = (0, 0);
+    for _ in 0..150 {
+        let s = Sphere::new(
+            [rng.sym(25.0), rng.sym(25.0), rng.sym(25.0)],
+            rng.range(0.0, 10.0),
+        );
+        for &backend in Backend::available() {
+            let pinned = obbs.with_backend(backend).unwrap();
+            let mut exact = vec![false; items.len()];
+            for i in pinned.hits(&s) {
+                exact[i as usize] = true;
+            }
+            let mut cons = vec![false; items.len()];
+            for i in pinned.hits(&Conservative(s)) {
+                cons[i as usize] = true;
+            }
+            for (o, (&e, &c)) in items.iter().zip(exact.iter().zip(&cons)) {
+                let (q, r) = (s.center, s.radius);
+                // G-Arvo, QRI, QRF and the max form compute the kernel's box-frame gaps with the
+                // same operations: bit-identical.
+                assert_eq!(
+                    seeds::sphere_obb_garvo(q, r, o),
+                    e,
+                    "{backend} G-Arvo {s:?} {o:?}"
+                );
+                assert_eq!(
+                    seeds::sphere_obb_qri(q, r, o),
+                    e,
+                    "{backend} QRI {s:?} {o:?}"
+                );
+                assert_eq!(
+                    seeds::sphere_obb_qrf(q, r, o),
+                    e,
+                    "{backend} QRF {s:?} {o:?}"
+                );
+                assert_eq!(
+                    seeds::sphere_obb_branch_free(q, r, o),
+                    e,
+                    "{backend} max {s:?} {o:?}"
+                );
+                // Cons never misses an exact hit; the crate's Conservative is its widened form.
+                let cons_seed = seeds::sphere_obb_conservative(q, r, o);
+                assert!(cons_seed || !e, "{backend} Cons missed {s:?} {o:?}");
+                assert!(c || !cons_seed || !e, "{backend} {s:?} {o:?}");
+                hits += usize::from(e);
+                false_positives += usize::from(cons_seed && !e);
+            }
+        }
+    }
+    assert!(
+        hits > 500 && false_positives > 0,
+        "{hits} {false_positives}"
+    );
 }
