@@ -131,7 +131,11 @@ pub fn sphere_aabb_conservative(c: [f32; 3], r: f32, min: [f32; 3], max: [f32; 3
 /// each axis), summed as `(v.x a.x + v.y a.y) + v.z a.z`.
 #[inline]
 fn obb_frame(c: [f32; 3], obb: &Obb) -> [f32; 3] {
-    let v = [c[0] - obb.center[0], c[1] - obb.center[1], c[2] - obb.center[2]];
+    let v = [
+        c[0] - obb.center[0],
+        c[1] - obb.center[1],
+        c[2] - obb.center[2],
+    ];
     obb.axes.map(|a| (v[0] * a[0] + v[1] * a[1]) + v[2] * a[2])
 }
 
