@@ -72,6 +72,17 @@ fn widened_sphere_box(s: &Sphere) -> Aabb {
     Aabb::from_sphere(&Sphere::new(s.center, widened_radius(s.radius)))
 }
 
+/// `(false, r * r)`, or, when that overflows (radius `2^64` and up), `(true, (r * 2^-66)^2)`: the
+/// scaled kernel variant multiplies every length by `2^-66` too.
+fn squared_radius(r: f32) -> (bool, f32) {
+    if (r * r).is_finite() {
+        (false, r * r)
+    } else {
+        let scaled = r * HUGE_RADIUS_SCALE;
+        (true, scaled * scaled)
+    }
+}
+
 /// `r (1 + 2^-20) + 2^-74`, rounded up: the reach of the conservative sphere tests.
 fn widened_radius(r: f32) -> f32 {
     const WIDEN: f32 = 1.0 + 1.0 / 1_048_576.0; // 1 + 2^-20, exact
@@ -109,21 +120,12 @@ impl Bind<Aabbs> for Sphere {
     type Kernel<'a> = Either<AabbsVsSphere<'a, false>, AabbsVsSphere<'a, true>>;
     fn bind<'a>(&self, c: &'a Aabbs) -> Option<Self::Kernel<'a>> {
         let s = screen_sphere(self)?;
-        let r2 = s.radius * s.radius;
-        Some(if r2.is_finite() {
-            Either::Common(AabbsVsSphere {
-                cols: c.view(),
-                center: s.center,
-                r2,
-            })
+        let (scaled, r2) = squared_radius(s.radius);
+        let (cols, center) = (c.view(), s.center);
+        Some(if scaled {
+            Either::Rare(AabbsVsSphere { cols, center, r2 })
         } else {
-            // A radius whose square overflows (2^64 and up): scale every length by 2^-66.
-            let r = s.radius * HUGE_RADIUS_SCALE;
-            Either::Rare(AabbsVsSphere {
-                cols: c.view(),
-                center: s.center,
-                r2: r * r,
-            })
+            Either::Common(AabbsVsSphere { cols, center, r2 })
         })
     }
 }
@@ -305,20 +307,12 @@ impl Bind<Obbs> for Sphere {
     type Kernel<'a> = Either<ObbsVsSphere<'a, false>, ObbsVsSphere<'a, true>>;
     fn bind<'a>(&self, c: &'a Obbs) -> Option<Self::Kernel<'a>> {
         let s = screen_sphere(self)?;
-        let r2 = s.radius * s.radius;
-        Some(if r2.is_finite() {
-            Either::Common(ObbsVsSphere {
-                cols: c.view(),
-                center: s.center,
-                r2,
-            })
+        let (scaled, r2) = squared_radius(s.radius);
+        let (cols, center) = (c.view(), s.center);
+        Some(if scaled {
+            Either::Rare(ObbsVsSphere { cols, center, r2 })
         } else {
-            let r = s.radius * HUGE_RADIUS_SCALE;
-            Either::Rare(ObbsVsSphere {
-                cols: c.view(),
-                center: s.center,
-                r2: r * r,
-            })
+            Either::Common(ObbsVsSphere { cols, center, r2 })
         })
     }
 }
