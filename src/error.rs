@@ -46,6 +46,13 @@ pub enum BvError {
         /// Index of the offending box.
         index: usize,
     },
+    /// A pairwise operation was given two containers of different lengths.
+    LengthMismatch {
+        /// Length of the left container.
+        left: usize,
+        /// Length of the right container.
+        right: usize,
+    },
     /// The requested backend does not run on this CPU (see [`Backend::available`]).
     BackendUnavailable {
         /// The backend that was asked for.
@@ -84,6 +91,10 @@ impl fmt::Display for BvError {
             BvError::NotOrthonormal { index } => {
                 write!(f, "oriented box {index} has axes that are not orthonormal")
             }
+            BvError::LengthMismatch { left, right } => write!(
+                f,
+                "pairwise containers differ in length: {left} and {right}"
+            ),
             BvError::BackendUnavailable { backend } => {
                 write!(f, "backend {backend} is not available on this CPU")
             }

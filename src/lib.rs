@@ -32,7 +32,8 @@
 //! | [`Obbs`] | exact | exact; [`Conservative`]: quick rejection in the box frame | | | | |
 //!
 //! Every container has `hits`, `count_hits`, `any_hit`, `extend_hits` and `hit_mask`, and
-//! `with_backend(b)` for the same methods on a chosen [`Backend`].
+//! `with_backend(b)` for the same methods on a chosen [`Backend`]. [`pairwise`] tests N
+//! independent pairs (`left[i]` against `right[i]`) the same way.
 //!
 //! ## Semantics
 //!
@@ -62,6 +63,7 @@ mod backend;
 mod error;
 mod kernel;
 mod lanes;
+pub mod pairwise;
 mod primitive;
 mod query;
 mod round;

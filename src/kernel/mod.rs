@@ -10,6 +10,7 @@
 
 mod box_box;
 mod octahedron;
+mod pairwise;
 mod sphere_box;
 mod sphere_obb;
 mod sphere_sphere;
@@ -18,6 +19,7 @@ mod tet;
 pub use box_box::AabbsVsBox;
 pub use octahedron::OctahedraVsOctahedron;
 pub(crate) use octahedron::PREFETCH_MIN_LEN;
+pub use pairwise::{AabbPairs, OctahedronPairs, SphereAabbPairs, SphereObbPairs};
 pub(crate) use sphere_box::HUGE_RADIUS_SCALE;
 pub use sphere_box::{AabbsVsSphere, SpheresVsBox};
 pub use sphere_obb::{ObbsVsSphere, ObbsVsSphereConservative};

@@ -34,17 +34,17 @@ pub struct ObbsVsSphereConservative<'a> {
     pub(crate) reach: f32,
 }
 
-/// The query centre in the frame of each box of the block, and the boxes' half extents.
+/// The centres `q` (one per lane, or one splatted) in the frame of each box of the block, and the
+/// boxes' half extents.
 #[inline(always)]
-fn local_center<V: Lanes>(
+pub(crate) fn local_center<V: Lanes>(
     cols: &Cols<'_, 15>,
-    q: [f32; 3],
+    q: [V; 3],
     c: usize,
     j: usize,
 ) -> ([V; 3], [V; 3]) {
     let center = cols.load3::<V>(0, c, j);
     let h = cols.load3::<V>(3, c, j);
-    let q = splat3::<V>(q);
     let d = [
         q[0].sub(center[0]),
         q[1].sub(center[1]),
@@ -56,6 +56,13 @@ fn local_center<V: Lanes>(
         dot3(d, cols.load3::<V>(12, c, j)),
     ];
     (local, h)
+}
+
+/// `[-h_x, -h_y, -h_z]` (as `0 - h`, the same operation on every tier).
+#[inline(always)]
+pub(crate) fn negated<V: Lanes>(h: [V; 3]) -> [V; 3] {
+    let zero = V::splat(0.0);
+    [zero.sub(h[0]), zero.sub(h[1]), zero.sub(h[2])]
 }
 
 /// `(d.x * a.x + d.y * a.y) + d.z * a.z`, no fused multiply-add.
@@ -72,9 +79,8 @@ impl<const SCALED: bool> Kernel for ObbsVsSphere<'_, SCALED> {
 
     #[inline(always)]
     fn block<V: Lanes>(&self, c: usize, j: usize) -> u32 {
-        let (local, h) = local_center::<V>(&self.cols, self.center, c, j);
-        let zero = V::splat(0.0);
-        let neg_h = [zero.sub(h[0]), zero.sub(h[1]), zero.sub(h[2])];
+        let (local, h) = local_center::<V>(&self.cols, splat3(self.center), c, j);
+        let neg_h = negated(h);
         let d = if SCALED {
             scaled_dist2_to_box(local, neg_h, h, V::splat(HUGE_RADIUS_SCALE))
         } else {
@@ -92,7 +98,7 @@ impl Kernel for ObbsVsSphereConservative<'_> {
 
     #[inline(always)]
     fn block<V: Lanes>(&self, c: usize, j: usize) -> u32 {
-        let (local, h) = local_center::<V>(&self.cols, self.center, c, j);
+        let (local, h) = local_center::<V>(&self.cols, splat3(self.center), c, j);
         let reach = V::splat(self.reach);
         let x = local[0].abs().sub(h[0]).le(reach);
         let y = local[1].abs().sub(h[1]).le(reach);

@@ -2,7 +2,7 @@
 //! wrapper, the backend-pinned view [`Pinned`] that runs them, and the [`Hits`] iterator.
 
 mod pairs;
-mod sink;
+pub(crate) mod sink;
 
 use crate::Backend;
 use crate::kernel::Prepared;
