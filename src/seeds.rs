@@ -127,74 +127,42 @@ pub fn sphere_aabb_conservative(c: [f32; 3], r: f32, min: [f32; 3], max: [f32; 3
     (0..3).all(|i| c[i] - min[i] >= -r && c[i] - max[i] <= r)
 }
 
-/// The sphere centre in an oriented box's frame (seed 000's G-Arvo: `v = c - mid` projected onto
-/// each axis), summed as `(v.x a.x + v.y a.y) + v.z a.z`.
+/// An oriented box as seed 000 treats it: the sphere centre in the box's frame (`v = c - mid`
+/// projected onto each axis, summed as `(v.x a.x + v.y a.y) + v.z a.z`) and the box `[-h, h]`
+/// there. Every sphere-OBB test is the corresponding sphere-AABB test on these.
 #[inline]
-fn obb_frame(c: [f32; 3], obb: &Obb) -> [f32; 3] {
+fn obb_frame(c: [f32; 3], obb: &Obb) -> ([f32; 3], [f32; 3], [f32; 3]) {
     let v = [
         c[0] - obb.center[0],
         c[1] - obb.center[1],
         c[2] - obb.center[2],
     ];
-    obb.axes.map(|a| (v[0] * a[0] + v[1] * a[1]) + v[2] * a[2])
+    let t = obb.axes.map(|a| (v[0] * a[0] + v[1] * a[1]) + v[2] * a[2]);
+    (t, obb.half_extents.map(|h| -h), obb.half_extents)
 }
 
 /// G-Arvo (seed 000): Arvo's test in the oriented box's frame.
 #[inline]
 #[must_use]
 pub fn sphere_obb_garvo(c: [f32; 3], r: f32, obb: &Obb) -> bool {
-    let t = obb_frame(c, obb);
-    let mut d = 0.0;
-    for (k, &t) in t.iter().enumerate() {
-        let h = obb.half_extents[k];
-        if t < -h {
-            let e = t + h;
-            d += e * e;
-        } else if t > h {
-            let e = t - h;
-            d += e * e;
-        }
-    }
-    d <= r * r
+    let (t, min, max) = obb_frame(c, obb);
+    sphere_aabb_arvo(t, r, min, max)
 }
 
 /// QRI for oriented boxes (seed 000): G-Arvo with the quick rejections intertwined.
 #[inline]
 #[must_use]
 pub fn sphere_obb_qri(c: [f32; 3], r: f32, obb: &Obb) -> bool {
-    let t = obb_frame(c, obb);
-    let mut d = 0.0;
-    for (k, &t) in t.iter().enumerate() {
-        let h = obb.half_extents[k];
-        if t < -h {
-            let e = t + h;
-            if e < -r {
-                return false;
-            }
-            d += e * e;
-        } else if t > h {
-            let e = t - h;
-            if e > r {
-                return false;
-            }
-            d += e * e;
-        }
-    }
-    d <= r * r
+    let (t, min, max) = obb_frame(c, obb);
+    sphere_aabb_qri(t, r, min, max)
 }
 
 /// QRF for oriented boxes (seed 000): all quick rejections first, then G-Arvo's accumulation.
 #[inline]
 #[must_use]
 pub fn sphere_obb_qrf(c: [f32; 3], r: f32, obb: &Obb) -> bool {
-    let t = obb_frame(c, obb);
-    for (k, &t) in t.iter().enumerate() {
-        let h = obb.half_extents[k];
-        if t + h < -r || t - h > r {
-            return false;
-        }
-    }
-    sphere_obb_garvo(c, r, obb)
+    let (t, min, max) = obb_frame(c, obb);
+    sphere_aabb_qrf(t, r, min, max)
 }
 
 /// The branch-free form for oriented boxes (seed 000's vectorised "SSE" row, scalar):
@@ -202,22 +170,16 @@ pub fn sphere_obb_qrf(c: [f32; 3], r: f32, obb: &Obb) -> bool {
 #[inline]
 #[must_use]
 pub fn sphere_obb_branch_free(c: [f32; 3], r: f32, obb: &Obb) -> bool {
-    let t = obb_frame(c, obb);
-    let mut d = 0.0;
-    for (k, &t) in t.iter().enumerate() {
-        let h = obb.half_extents[k];
-        let e = (-h - t).max(0.0) + (t - h).max(0.0);
-        d += e * e;
-    }
-    d <= r * r
+    let (t, min, max) = obb_frame(c, obb);
+    sphere_aabb_branch_free(t, r, min, max)
 }
 
 /// "Cons" for oriented boxes (seed 000): the quick rejections only, in the box frame.
 #[inline]
 #[must_use]
 pub fn sphere_obb_conservative(c: [f32; 3], r: f32, obb: &Obb) -> bool {
-    let t = obb_frame(c, obb);
-    (0..3).all(|k| t[k] + obb.half_extents[k] >= -r && t[k] - obb.half_extents[k] <= r)
+    let (t, min, max) = obb_frame(c, obb);
+    sphere_aabb_conservative(t, r, min, max)
 }
 
 /// AABB against AABB (Real-Time Rendering 16.13.1): overlap iff the intervals overlap on every
