@@ -2,7 +2,9 @@
 //! must contain its input exactly, so every sum it computes is rounded outward (down for lower
 //! bounds, up for upper bounds), and the sign of a sum is decided exactly.
 //!
-//! These run once per primitive or per query, never per lane, so clarity beats speed here.
+//! These run once per primitive or per query, never per lane; the directed sums take a fast path
+//! (an exact f64 sum) before the exact expansion, because bulk constructors (`Octahedron::from_aabb`
+//! over a million boxes) call them several times per primitive.
 
 use core::cmp::Ordering;
 
@@ -124,6 +126,26 @@ fn sum_directed(values: &[f32], up: bool) -> f32 {
         // Infinite inputs: the sum is that infinity, no rounding involved.
         return values.iter().sum();
     }
+    // Fast path: if the f64 running sum is exact (every TwoSum error is zero, as it is for terms
+    // of similar magnitude), one correctly rounded conversion plus one step settles the bound.
+    let mut x = 0.0f64;
+    let mut exact = true;
+    for &v in values {
+        let (s, err) = two_sum(x, f64::from(v));
+        exact &= err == 0.0;
+        x = s;
+    }
+    if exact {
+        let s = x as f32; // round to nearest
+        return match (up, s.is_infinite()) {
+            (false, true) if s > 0.0 => f32::MAX,
+            (true, true) if s < 0.0 => -f32::MAX,
+            (_, true) => s,
+            (true, false) if f64::from(s) < x => s.next_up(),
+            (false, false) if f64::from(s) > x => s.next_down(),
+            _ => s,
+        };
+    }
     let (e, len) = expansion(values);
     // The expansion's leading component is within an f64 ulp of the exact sum, so its nearest
     // f32 is within one f32 step of the answer.
@@ -244,6 +266,38 @@ mod tests {
         assert_eq!(sum_down(&[3e38, 3e38]), f32::MAX);
         assert_eq!(sum_up(&[-3e38, -3e38]), -f32::MAX);
         assert_eq!(sum_down(&[f32::NEG_INFINITY, 1.0]), f32::NEG_INFINITY);
+        // The fast path (an exact f64 sum) and the expansion path agree with the definition.
+        let vals = [
+            0.0f32, -0.0, 1.0, -1.5, 0.1, 3.3e-8, 1e-30, -2.5e-39, 1e-45, 7e37, -3.4e38, 16777217.0,
+        ];
+        for &a in &vals {
+            for &b in &vals {
+                for &c in &vals {
+                    let t = [a, b, c];
+                    let (d, u) = (sum_down(&t), sum_up(&t));
+                    if !d.is_finite() || !u.is_finite() {
+                        continue; // overflow: checked above
+                    }
+                    // The tightest bounds: the exact sum lies in [d, u], and no f32 between.
+                    assert_ne!(sum_sign(&[a, b, c, -d]), Ordering::Less, "{t:?} down {d}");
+                    assert_ne!(sum_sign(&[a, b, c, -u]), Ordering::Greater, "{t:?} up {u}");
+                    if d.next_up().is_finite() && d != f32::MAX {
+                        assert_eq!(
+                            sum_sign(&[a, b, c, -d.next_up()]),
+                            Ordering::Less,
+                            "{t:?} down"
+                        );
+                    }
+                    if u.next_down().is_finite() && u != -f32::MAX {
+                        assert_eq!(
+                            sum_sign(&[a, b, c, -u.next_down()]),
+                            Ordering::Greater,
+                            "{t:?} up"
+                        );
+                    }
+                }
+            }
+        }
     }
 
     #[test]
