@@ -1,6 +1,7 @@
-//! Shared by the `kernels` (criterion) and `table` benchmarks: deterministic data sets, the
-//! four measured (query, container) pairs, and the two baselines (Arvo's branchy scalar
-//! sphere-box test over an array of structs, and a plain SIMD sum over the same bytes).
+//! Shared by the `kernels` (criterion) benchmark and the `bvlanes-bench` binary (its `limit`
+//! table): deterministic data sets, the four measured (query, container) pairs, and the two
+//! baselines (Arvo's branchy scalar sphere-box test over an array of structs, and a plain SIMD sum
+//! over the same bytes).
 //!
 //! # Data
 //!

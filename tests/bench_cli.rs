@@ -1,0 +1,169 @@
+//! Smoke test of the `bvlanes-bench` binary on tiny sizes: every table has its shape, and every
+//! count it reports equals a brute-force count.
+
+#![cfg(feature = "cli")]
+
+use std::collections::BTreeMap;
+use std::process::Command;
+
+/// Runs the binary with `args` and returns its stdout; fails the test on a non-zero exit.
+fn run(args: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_bvlanes-bench"))
+        .args(args)
+        .output()
+        .expect("bvlanes-bench runs");
+    assert!(
+        out.status.success(),
+        "bvlanes-bench {args:?} failed: {}\n{}",
+        String::from_utf8_lossy(&out.stderr),
+        String::from_utf8_lossy(&out.stdout)
+    );
+    String::from_utf8(out.stdout).expect("UTF-8 output")
+}
+
+/// Splits a CSV line (quoted fields with doubled quotes).
+fn fields(line: &str) -> Vec<String> {
+    let mut out = vec![String::new()];
+    let mut quoted = false;
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' if quoted && chars.peek() == Some(&'"') => {
+                chars.next();
+                out.last_mut().unwrap().push('"');
+            }
+            '"' => quoted = !quoted,
+            ',' if !quoted => out.push(String::new()),
+            c => out.last_mut().unwrap().push(c),
+        }
+    }
+    out
+}
+
+/// The CSV tables of a run: id -> rows (the header first).
+fn tables(csv: &str) -> BTreeMap<String, Vec<Vec<String>>> {
+    let mut t: BTreeMap<String, Vec<Vec<String>>> = BTreeMap::new();
+    let mut current = None;
+    for line in csv.lines() {
+        if let Some(id) = line.strip_prefix("# table: ") {
+            current = Some(id.to_owned());
+            t.insert(id.to_owned(), Vec::new());
+        } else if !line.is_empty() {
+            let id = current.as_ref().expect("a table header first");
+            t.get_mut(id).unwrap().push(fields(line));
+        }
+    }
+    t
+}
+
+fn row<'a>(t: &'a [Vec<String>], name: &str) -> &'a [String] {
+    t.iter()
+        .find(|r| r[0] == name)
+        .unwrap_or_else(|| panic!("no row {name}"))
+}
+
+fn num(s: &str) -> f64 {
+    s.parse()
+        .unwrap_or_else(|_| panic!("`{s}` is not a number"))
+}
+
+#[test]
+fn larsson_tables_have_their_shape_and_brute_force_counts() {
+    let out = run(&[
+        "--table", "larsson", "--n", "3000", "--quick", "--rounds", "1", "--quiet", "--format",
+        "csv",
+    ]);
+    let t = tables(&out);
+    for kind in ["larsson-aabb", "larsson-obb"] {
+        for suffix in ["", "-speedup", "-counts"] {
+            let id = format!("{kind}{suffix}");
+            let rows = t.get(&id).unwrap_or_else(|| panic!("table {id} missing"));
+            assert_eq!(rows[0].len(), 6, "{id}: method + five settings");
+            assert!(rows.iter().all(|r| r.len() == 6), "{id}: ragged rows");
+        }
+        let counts = &t[&format!("{kind}-counts")];
+        let brute = row(counts, "brute force (f64 closest point)");
+        let near = row(counts, "pairs within 1e-5 of touching");
+        let exact_rows: Vec<&Vec<String>> = counts[1..]
+            .iter()
+            .filter(|r| {
+                ![
+                    "Cons",
+                    "brute force (f64 closest point)",
+                    "pairs within 1e-5 of touching",
+                ]
+                .contains(&r[0].as_str())
+            })
+            .collect();
+        assert_eq!(
+            exact_rows.len(),
+            4 + bvlanes::Backend::available().len(),
+            "{kind}"
+        );
+        for s in 1..6 {
+            let (b, slack) = (num(&brute[s]), num(&near[s]));
+            for r in &exact_rows {
+                assert!(
+                    (num(&r[s]) - b).abs() <= slack,
+                    "{kind} {} setting {s}: {} vs brute {b}",
+                    r[0],
+                    r[s]
+                );
+            }
+            assert!(
+                num(&row(counts, "Cons")[s]) >= b - slack,
+                "{kind}: Cons is a superset"
+            );
+        }
+        // The overlap frequencies rise with the settings, as in the paper.
+        let overlap = row(&t[kind], "overlap (measured, brute force in f64)");
+        let f: Vec<f64> = overlap[1..].iter().map(|s| num(s)).collect();
+        assert!(f.windows(2).all(|w| w[0] < w[1]), "{f:?}");
+    }
+    assert!(t.contains_key("targets"));
+}
+
+#[test]
+fn limit_table_and_output_files() {
+    let dir = std::env::temp_dir().join(format!("bvlanes-bench-smoke-{}", std::process::id()));
+    let out = run(&[
+        "--table",
+        "limit",
+        "--n",
+        "5000",
+        "--quick",
+        "--rounds",
+        "1",
+        "--quiet",
+        "--format",
+        "json",
+        "--backend",
+        "scalar,sse",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(out.trim_start().starts_with('{') && out.trim_end().ends_with('}'));
+    assert!(out.contains("\"id\": \"limit\""));
+    let json = std::fs::read_to_string(dir.join("limit.json")).expect("limit.json written");
+    assert!(json.contains("\"columns\""));
+    let svg = std::fs::read_to_string(dir.join("limit.svg")).expect("limit.svg written");
+    assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
+    // 4 pairs x 2 sizes x (2 densities x 2 backends + the plain sum) rows.
+    let rows = json.matches("\n    [").count();
+    assert_eq!(rows, 4 * 2 * (2 * 2 + 1), "{json}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn bad_arguments_are_refused_with_usage() {
+    let out = Command::new(env!("CARGO_BIN_EXE_bvlanes-bench"))
+        .args(["--table", "nope"])
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("unknown table `nope`") && err.contains("usage:"),
+        "{err}"
+    );
+}
