@@ -25,8 +25,8 @@
 #![allow(dead_code)] // each bench target uses a different part of this module
 
 use bvlanes::{
-    Aabb, Aabbs, Backend, Container, DownTet, Octahedra, Octahedron, Pinned, Query, Sphere,
-    TET_AXES, UpTet, UpTets,
+    Aabb, Aabbs, Backend, Container, DownTet, Obb, Obbs, Octahedra, Octahedron, Pinned, Query,
+    Sphere, TET_AXES, UpTet, UpTets,
 };
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rand_xoshiro::rand_core::{Rng, SeedableRng};
@@ -145,6 +145,8 @@ pub struct BoxVsAabbs;
 pub struct DownTetVsUpTets;
 /// An octahedron against `Octahedra` (exact).
 pub struct OctahedronVsOctahedra;
+/// A sphere against `Obbs` (exact).
+pub struct SphereVsObbs;
 
 fn cube(center: [f32; 3], half: f32) -> Aabb {
     Aabb::new(center.map(|c| c - half), center.map(|c| c + half))
@@ -169,6 +171,66 @@ impl Pair for SphereVsAabbs {
     fn query(center: [f32; 3], size: f32) -> Sphere {
         Sphere::new(center, size)
     }
+}
+
+impl Pair for SphereVsObbs {
+    const NAME: &'static str = "sphere_vs_obbs";
+    const WHAT: &'static str = "Sphere query vs Obbs (exact), 60 B per oriented box";
+    type Prim = Obb;
+    type Container = Obbs;
+    type Query = Sphere;
+    const ARVO: Option<Scalar<Self>> = Some(Scalar {
+        count: garvo_count,
+        extend: garvo_extend,
+    });
+    /// The generated box's centre and half extents, rotated about its centre by a rotation
+    /// derived from the box's own bits (deterministic, uniform enough for a benchmark).
+    fn prim(b: &Aabb) -> Obb {
+        let center = [0, 1, 2].map(|i| 0.5 * (b.min[i] + b.max[i]));
+        let half = [0, 1, 2].map(|i| 0.5 * (b.max[i] - b.min[i]));
+        let mut h = (u64::from(b.min[0].to_bits()) << 32) | u64::from(b.max[1].to_bits());
+        Obb::new(center, half, rotation_from_bits(&mut h))
+    }
+    fn container(prims: &[Obb]) -> Obbs {
+        Obbs::from_slice(prims).expect("generated oriented boxes are valid")
+    }
+    fn query(center: [f32; 3], size: f32) -> Sphere {
+        Sphere::new(center, size)
+    }
+}
+
+/// A rotation (Shoemake's uniform unit quaternion) from three splitmix64 draws of `state`.
+fn rotation_from_bits(state: &mut u64) -> [[f32; 3]; 3] {
+    let mut next = || {
+        *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = *state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        ((z ^ (z >> 31)) >> 11) as f64 / (1u64 << 53) as f64
+    };
+    let (u1, u2, u3) = (next(), next(), next());
+    let tau = std::f64::consts::TAU;
+    let (a, b) = ((1.0 - u1).sqrt(), u1.sqrt());
+    let (x, y) = (a * (tau * u2).sin(), a * (tau * u2).cos());
+    let (z, w) = (b * (tau * u3).sin(), b * (tau * u3).cos());
+    [
+        [
+            1.0 - 2.0 * (y * y + z * z),
+            2.0 * (x * y - z * w),
+            2.0 * (x * z + y * w),
+        ],
+        [
+            2.0 * (x * y + z * w),
+            1.0 - 2.0 * (x * x + z * z),
+            2.0 * (y * z - x * w),
+        ],
+        [
+            2.0 * (x * z - y * w),
+            2.0 * (y * z + x * w),
+            1.0 - 2.0 * (x * x + y * y),
+        ],
+    ]
+    .map(|row| row.map(|v| v as f32))
 }
 
 impl Pair for BoxVsAabbs {
@@ -389,6 +451,28 @@ pub fn arvo_extend(boxes: &[Aabb], s: &Sphere, out: &mut Vec<u32>) {
     }
 }
 
+/// G-Arvo (Arvo in the box frame, seed 000) in a plain loop over oriented boxes: the hits.
+#[inline(never)]
+pub fn garvo_count(boxes: &[Obb], s: &Sphere) -> usize {
+    let mut hits = 0;
+    for b in boxes {
+        if bvlanes::seeds::sphere_obb_garvo(s.center, s.radius, b) {
+            hits += 1;
+        }
+    }
+    hits
+}
+
+/// G-Arvo in a plain loop over oriented boxes: appends the hit indices.
+#[inline(never)]
+pub fn garvo_extend(boxes: &[Obb], s: &Sphere, out: &mut Vec<u32>) {
+    for (i, b) in boxes.iter().enumerate() {
+        if bvlanes::seeds::sphere_obb_garvo(s.center, s.radius, b) {
+            out.push(i as u32);
+        }
+    }
+}
+
 // ---- the plain SIMD sum: the memory-bandwidth limit ----
 
 /// Sixteen floats on a 64-byte line, like the containers' chunks.
@@ -416,6 +500,7 @@ pub fn plain_sum_columns(cols: &[Vec<Line>]) -> f32 {
         4 => sum_cols::<4>(cols),
         6 => sum_cols::<6>(cols),
         8 => sum_cols::<8>(cols),
+        15 => sum_cols::<15>(cols),
         _ => cols
             .iter()
             .map(|c| plain_sum(bytemuck::cast_slice(c)))

@@ -9,7 +9,7 @@
 use crate::Ctx;
 use crate::common::{
     BoxVsAabbs, DENSITIES, DownTetVsUpTets, OctahedronVsOctahedra, Pair, SETS, SphereVsAabbs,
-    Workload, pass_arvo_count, pass_count, pass_sum, plain_sum_isa,
+    SphereVsObbs, Workload, pass_arvo_count, pass_count, pass_sum, plain_sum_isa,
 };
 use crate::report::{Cell, Table, Target};
 use crate::sampler::{Variant, find, measure, ratio};
@@ -58,6 +58,7 @@ pub fn run(ctx: &Ctx<'_>, targets: &mut Vec<Target>) -> Vec<Table> {
         measure_pair::<BoxVsAabbs>(ctx, n, &mut t, &mut rows);
         measure_pair::<DownTetVsUpTets>(ctx, n, &mut t, &mut rows);
         measure_pair::<OctahedronVsOctahedra>(ctx, n, &mut t, &mut rows);
+        measure_pair::<SphereVsObbs>(ctx, n, &mut t, &mut rows);
     }
 
     // Chart: fraction of the plain sum, per pair and size, best SIMD tier, by density.
