@@ -69,12 +69,14 @@ mod query;
 mod round;
 pub mod seeds;
 mod soa;
+mod strategy;
 
 pub use backend::{BACKEND_ENV, Backend, ParseBackendError};
 pub use error::BvError;
 pub use primitive::{Aabb, DownTet, Obb, Octahedron, Point, Sphere, TET_AXES, UpTet};
 pub use query::{Conservative, Container, Hits, Pinned, Query};
 pub use soa::{Aabbs, DownTets, Obbs, Octahedra, Spheres, UpTets};
+pub use strategy::{BoxStrategy, ParseBoxStrategyError, Staged};
 
 /// The README's example, compiled and run as a doc test.
 #[doc = include_str!("../README.md")]
