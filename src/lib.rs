@@ -25,7 +25,7 @@
 //! | container \ query | point `[f32; 3]` | [`Sphere`] | [`Aabb`] | [`DownTet`] | [`UpTet`] | [`Octahedron`] |
 //! |---|---|---|---|---|---|---|
 //! | [`Spheres`] | exact | exact | exact | | | |
-//! | [`Aabbs`] | exact | exact; [`Conservative`]: quick rejection | exact | | | |
+//! | [`Aabbs`] | exact | exact; [`Conservative`]: quick rejection | exact; [`Staged`]: a chosen [`BoxStrategy`] | | | |
 //! | [`UpTets`] | exact | | | exact | | |
 //! | [`DownTets`] | exact | | | | exact | |
 //! | [`Octahedra`] | exact | | | up half only | down half only | exact; [`Conservative`]: 8-DOP |

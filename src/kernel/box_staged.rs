@@ -10,7 +10,8 @@
 //!
 //! A block stops after a stage that leaves no lane set. Early exits pay per vector of lanes; on
 //! the one-lane tier they would be a branch per primitive that mispredicts on mixed data, so that
-//! tier evaluates every stage (the answer is the same either way).
+//! tier evaluates every stage (the answer is the same either way); there the 7-sided kernel also
+//! skips the diagonal, which the max corner implies.
 
 use super::{Cols, Kernel, Prepared, Sink, run, splat3};
 use crate::Backend;
@@ -107,6 +108,13 @@ impl Kernel for AabbsVsBoxSevenSided<'_> {
     #[inline(always)]
     fn block<V: Lanes>(&self, c: usize, j: usize) -> u32 {
         let b_min = self.cols.load3::<V>(0, c, j);
+        if V::N == 1 {
+            // No early exit on the one-lane tier, and once the max corner is read the plane is
+            // implied by it (it never rejects an overlap): the six comparisons alone.
+            let b_max = self.cols.load3::<V>(3, c, j);
+            let m = all_le3(b_min, splat3(self.q_max));
+            return V::bits(V::and(m, all_le3(splat3(self.q_min), b_max)));
+        }
         let diag = self.cols.load::<V>(6, c, j);
         let m1 = V::and(
             all_le3(b_min, splat3(self.q_max)),

@@ -3,7 +3,7 @@
 //! | container | primitive | columns |
 //! |---|---|---|
 //! | [`Spheres`] | [`Sphere`] | centre x, y, z, radius |
-//! | [`Aabbs`] | [`Aabb`] | min x, y, z, max x, y, z |
+//! | [`Aabbs`] | [`Aabb`] | min x, y, z, max x, y, z, and the derived diagonal key `sum(max)` rounded up |
 //! | [`UpTets`] | [`UpTet`] | min A, B, C, D |
 //! | [`DownTets`] | [`DownTet`] | max A, B, C, D |
 //! | [`Obbs`] | [`Obb`] | centre x, y, z, half extents x, y, z, axes (9 columns, row by row) |
@@ -292,12 +292,14 @@ container!(
     /// Axis-aligned boxes in structure-of-arrays form: min x, y, z and max x, y, z columns, plus
     /// a seventh derived column, the diagonal key `max.x + max.y + max.z` rounded up (see
     /// [`Aabbs::diagonal`]), which the [`BoxStrategy::SevenSided`](crate::BoxStrategy) query
-    /// strategy reads. It is kept up to date by every method that changes the container and is
+    /// strategy reads (one more f32 per box). It is kept up to date by every method that changes the container and is
     /// never visible through [`get`](Aabbs::get), [`iter`](Aabbs::iter) or equality: those see
     /// exactly the six values pushed.
     ///
     /// Queries: a point, a [`Sphere`] (exact, or [`Conservative`](crate::Conservative)), an
-    /// [`Aabb`].
+    /// [`Aabb`] (exact, evaluated with [`BoxStrategy::default()`](crate::BoxStrategy)), a
+    /// [`Staged`](crate::Staged) box (the same answers with a chosen strategy; see also
+    /// [`Aabbs::count_stage_passes`]).
     ///
     /// ```
     /// use bvlanes::{Aabb, Aabbs, Sphere};
