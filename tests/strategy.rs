@@ -6,7 +6,7 @@
 #[macro_use]
 mod common;
 
-use bvlanes::{Aabb, Aabbs, Backend, BoxStrategy, Conservative, Staged};
+use bvlanes::{Aabb, Aabbs, Backend, BoxStrategy, Conservative, Octahedra, Octahedron, Staged};
 use common::*;
 
 const SEEDS: [u64; 3] = [3, 0xB0C5, 20_261_123];
@@ -365,4 +365,66 @@ fn strategy_names_stages_and_default() {
     let err = "seven".parse::<BoxStrategy>().unwrap_err();
     assert!(err.to_string().contains("seven"), "{err}");
     assert_eq!(BoxStrategy::default(), BoxStrategy::Direct);
+}
+
+/// `Octahedra::count_stage_passes`: up half, 8-DOP, exact, each against a brute-force count.
+#[test]
+fn octahedron_stage_counts() {
+    let mut rng = TestRng::named(17, "strategy octahedra");
+    let (mut filtered, mut exact_hits) = (0, 0);
+    for len in LENGTHS.chain([300, 1000]) {
+        let size = rng_size(&mut rng);
+        let items: Vec<Octahedron> = (0..len)
+            .map(|_| {
+                if rng.chance(0.2) {
+                    Octahedron::adversarial(&mut rng)
+                } else {
+                    Octahedron::random(&mut rng, [0.0; 3], size)
+                }
+            })
+            .filter(octahedron_valid)
+            .collect();
+        let c = Octahedra::build(&items);
+        for _ in 0..4 {
+            let q_size = rng_size(&mut rng);
+            let q = if rng.chance(0.2) {
+                Octahedron::wild(&mut rng)
+            } else {
+                Octahedron::random(&mut rng, [0.0; 3], q_size)
+            };
+            let ok = octahedron_query_ok(&q);
+            let count = |f: &dyn Fn(&Octahedron) -> bool| {
+                if ok {
+                    items.iter().filter(|o| f(o)).count()
+                } else {
+                    0
+                }
+            };
+            let want = [
+                count(&|o| all_le4(o.up.min, q.down.max)),
+                count(&|o| eight_comparisons(&q, o)),
+                count(&|o| ref_octahedron_octahedron(&q, o)),
+            ];
+            assert!(want[0] >= want[1] && want[1] >= want[2], "{want:?}");
+            filtered += usize::from(want[0] > want[1] || want[1] > want[2]);
+            exact_hits += usize::from(want[2] > 0);
+            for &b in Backend::available() {
+                let p = c.with_backend(b).unwrap();
+                let got = [0, 1, 2].map(|s| p.count_stage_passes(&q, s).unwrap());
+                assert_eq!(got, want, "on {b}, {q:?}, {len} octahedra");
+                assert_eq!(got[2], p.count_hits(&q));
+                assert_eq!(got[1], p.count_hits(&Conservative(q)));
+                assert_eq!(p.count_stage_passes(&q, 3), None);
+            }
+            assert_eq!(c.count_stage_passes(&q, 0), Some(want[0]));
+        }
+    }
+    assert!(
+        filtered > 10 && exact_hits > 10,
+        "coverage: {filtered} queries with stages that filter, {exact_hits} with hits"
+    );
+}
+
+fn rng_size(rng: &mut TestRng) -> f32 {
+    rng.pick(&[0.0, 1.0, 4.0, 12.0])
 }

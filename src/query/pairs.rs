@@ -363,6 +363,49 @@ impl Bind<Octahedra> for Octahedron {
     }
 }
 
+impl Pinned<'_, Octahedra> {
+    /// Number of octahedra passing the stages `0..=stage` of the octahedron query (the AABO
+    /// readme's rows), counted on this backend: stage 0, the up half (`up.min <= q.down.max`, the
+    /// readme's "Tetrahedron" row, the same count as the [`DownTet`] query `q.down`); stage 1,
+    /// the 8-DOP test (the readme's "AABO" row, [`Conservative`]`(q)`); stage 2, the exact test
+    /// ([`count_hits(q)`](Pinned::count_hits)). `None` for `stage > 2`; `Some(0)` at every stage
+    /// for a query that hits nothing by screening (NaN, empty).
+    ///
+    /// ```
+    /// use bvlanes::{Aabb, Octahedra, Octahedron};
+    /// let world = Octahedra::from_slice(&[
+    ///     Octahedron::from_aabb(&Aabb::new([0.0; 3], [1.0; 3])),
+    ///     Octahedron::from_aabb(&Aabb::new([5.0; 3], [6.0; 3])),
+    /// ])?;
+    /// let q = Octahedron::from_aabb(&Aabb::new([0.5; 3], [2.0; 3]));
+    /// let counts: Vec<_> = (0..4).map(|s| world.count_stage_passes(&q, s)).collect();
+    /// assert_eq!(counts[2], Some(1));
+    /// assert!(counts[0] >= counts[1] && counts[1] >= counts[2]);
+    /// assert_eq!(counts[3], None);
+    /// # Ok::<(), bvlanes::BvError>(())
+    /// ```
+    #[must_use]
+    pub fn count_stage_passes(&self, query: &Octahedron, stage: usize) -> Option<usize> {
+        if stage > 2 {
+            return None;
+        }
+        let Some(o) = screen_octahedron(query) else {
+            return Some(0);
+        };
+        Some(match stage {
+            0 => {
+                let up_half = TetsBelow {
+                    cols: self.container().up_view(),
+                    q_max: o.down.max,
+                };
+                crate::kernel::run(self.backend(), &up_half, Count(0)).0
+            }
+            1 => self.count_hits(&Conservative(o)),
+            _ => self.count_hits(&o),
+        })
+    }
+}
+
 impl Bind<Octahedra> for Conservative<Octahedron> {
     type Kernel<'a> = OctahedraVsOctahedron<'a, false>;
     fn bind<'a>(&self, c: &'a Octahedra) -> Option<Self::Kernel<'a>> {

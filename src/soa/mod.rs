@@ -456,6 +456,13 @@ impl DownTets {
 }
 
 impl Octahedra {
+    /// Number of octahedra passing stages `0..=stage` of the octahedron query `query` (on
+    /// [`Backend::detect`]): up half, 8-DOP, exact; see [`Pinned::count_stage_passes`].
+    #[must_use]
+    pub fn count_stage_passes(&self, query: &Octahedron, stage: usize) -> Option<usize> {
+        self.detected().count_stage_passes(query, stage)
+    }
+
     pub(crate) fn view(&self) -> crate::kernel::Cols<'_, 8> {
         self.cols.view(0)
     }
