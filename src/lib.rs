@@ -25,7 +25,7 @@
 //! | container \ query | point `[f32; 3]` | [`Sphere`] | [`Aabb`] | [`DownTet`] | [`UpTet`] | [`Octahedron`] |
 //! |---|---|---|---|---|---|---|
 //! | [`Spheres`] | exact | exact | exact | | | |
-//! | [`Aabbs`] | exact | exact; [`Conservative`]: quick rejection | exact | | | |
+//! | [`Aabbs`] | exact | exact; [`Conservative`]: quick rejection | exact; [`Staged`]: a chosen [`BoxStrategy`] | | | |
 //! | [`UpTets`] | exact | | | exact | | |
 //! | [`DownTets`] | exact | | | | exact | |
 //! | [`Octahedra`] | exact | | | up half only | down half only | exact; [`Conservative`]: 8-DOP |
@@ -69,12 +69,14 @@ mod query;
 mod round;
 pub mod seeds;
 mod soa;
+mod strategy;
 
 pub use backend::{BACKEND_ENV, Backend, ParseBackendError};
 pub use error::BvError;
 pub use primitive::{Aabb, DownTet, Obb, Octahedron, Point, Sphere, TET_AXES, UpTet};
 pub use query::{Conservative, Container, Hits, Pinned, Query};
 pub use soa::{Aabbs, DownTets, Obbs, Octahedra, Spheres, UpTets};
+pub use strategy::{BoxStrategy, ParseBoxStrategyError, Staged};
 
 /// The README's example, compiled and run as a doc test.
 #[doc = include_str!("../README.md")]

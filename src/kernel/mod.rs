@@ -9,6 +9,7 @@
 //! [`Either`] of two chosen once per query.
 
 mod box_box;
+mod box_staged;
 mod octahedron;
 mod pairwise;
 mod sphere_box;
@@ -17,6 +18,10 @@ mod sphere_sphere;
 mod tet;
 
 pub use box_box::AabbsVsBox;
+pub(crate) use box_staged::half_spaces;
+pub use box_staged::{
+    AabbsStagePrefix, AabbsVsBoxMinMax, AabbsVsBoxSevenSided, AabbsVsBoxXyz, BoxKernel,
+};
 pub use octahedron::OctahedraVsOctahedron;
 pub(crate) use octahedron::PREFETCH_MIN_LEN;
 pub use pairwise::{AabbPairs, OctahedronPairs, SphereAabbPairs, SphereObbPairs};

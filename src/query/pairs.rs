@@ -3,21 +3,25 @@
 //! | container \ query | point | `Sphere` | `Aabb` | `DownTet` | `UpTet` | `Octahedron` |
 //! |---|---|---|---|---|---|---|
 //! | `Spheres` | sphere r = 0 | sphere | box vs spheres | | | |
-//! | `Aabbs` | box (zero size) | sphere vs boxes (exact) | box | | | |
+//! | `Aabbs` | box (zero size, default strategy) | sphere vs boxes (exact) | box (default strategy; `Staged`: chosen) | | | |
 //! | `UpTets` | tet below | | | tet below | | |
 //! | `DownTets` | tet above | | | | tet above | |
 //! | `Octahedra` | 8-DOP | | | tet below (up half) | tet above (down half) | exact |
 
+use super::Pinned;
 use super::private::Bind;
+use super::sink::Count;
 use super::{Conservative, Query};
 use crate::kernel::{
-    AabbsVsBox, AabbsVsSphere, Either, HUGE_RADIUS_SCALE, ObbsVsSphere, ObbsVsSphereConservative,
+    AabbsStagePrefix, AabbsVsBox, AabbsVsBoxMinMax, AabbsVsBoxSevenSided, AabbsVsBoxXyz,
+    AabbsVsSphere, BoxKernel, Either, HUGE_RADIUS_SCALE, ObbsVsSphere, ObbsVsSphereConservative,
     OctahedraVsOctahedron, PREFETCH_MIN_LEN, SpheresVsBox, SpheresVsSphere, TetsAbove, TetsBelow,
 };
 use crate::primitive::{all_finite, any_nan, project_down, project_up};
-use crate::round::{add_up, mul_up, sum_sign_extended};
+use crate::round::{add_up, mul_up, sum_down, sum_sign_extended};
 use crate::{
-    Aabb, Aabbs, DownTet, DownTets, Obbs, Octahedra, Octahedron, Sphere, Spheres, UpTet, UpTets,
+    Aabb, Aabbs, BoxStrategy, DownTet, DownTets, Obbs, Octahedra, Octahedron, Sphere, Spheres,
+    Staged, UpTet, UpTets,
 };
 use core::cmp::Ordering;
 
@@ -92,27 +96,98 @@ fn widened_radius(r: f32) -> f32 {
 
 // ---- Aabbs ----
 
-impl Bind<Aabbs> for [f32; 3] {
-    type Kernel<'a> = AabbsVsBox<'a>;
-    fn bind<'a>(&self, c: &'a Aabbs) -> Option<AabbsVsBox<'a>> {
-        let p = screen_point(self)?;
-        Some(AabbsVsBox {
+/// The box kernel of `strategy` for the screened query box `[q_min, q_max]`.
+fn box_kernel(c: &Aabbs, strategy: BoxStrategy, q_min: [f32; 3], q_max: [f32; 3]) -> BoxKernel<'_> {
+    match strategy {
+        BoxStrategy::Direct => BoxKernel::Direct(AabbsVsBox {
             cols: c.view(),
-            q_min: p,
-            q_max: p,
-        })
+            q_min,
+            q_max,
+        }),
+        BoxStrategy::MinMax => BoxKernel::MinMax(AabbsVsBoxMinMax {
+            cols: c.view(),
+            q_min,
+            q_max,
+        }),
+        BoxStrategy::Xyz => BoxKernel::Xyz(AabbsVsBoxXyz {
+            cols: c.view(),
+            q_min,
+            q_max,
+        }),
+        BoxStrategy::SevenSided => BoxKernel::SevenSided(AabbsVsBoxSevenSided {
+            cols: c.view_with_diagonal(),
+            q_min,
+            q_max,
+            q_sum: sum_down(&q_min),
+        }),
+    }
+}
+
+impl Bind<Aabbs> for [f32; 3] {
+    type Kernel<'a> = BoxKernel<'a>;
+    fn bind<'a>(&self, c: &'a Aabbs) -> Option<BoxKernel<'a>> {
+        let p = screen_point(self)?;
+        Some(box_kernel(c, BoxStrategy::default(), p, p))
     }
 }
 
 impl Bind<Aabbs> for Aabb {
-    type Kernel<'a> = AabbsVsBox<'a>;
-    fn bind<'a>(&self, c: &'a Aabbs) -> Option<AabbsVsBox<'a>> {
+    type Kernel<'a> = BoxKernel<'a>;
+    fn bind<'a>(&self, c: &'a Aabbs) -> Option<BoxKernel<'a>> {
         let b = screen_aabb(self)?;
-        Some(AabbsVsBox {
-            cols: c.view(),
-            q_min: b.min,
-            q_max: b.max,
-        })
+        Some(box_kernel(c, BoxStrategy::default(), b.min, b.max))
+    }
+}
+
+impl Bind<Aabbs> for Staged {
+    type Kernel<'a> = BoxKernel<'a>;
+    fn bind<'a>(&self, c: &'a Aabbs) -> Option<BoxKernel<'a>> {
+        let b = screen_aabb(&self.0)?;
+        Some(box_kernel(c, self.1, b.min, b.max))
+    }
+}
+
+impl Pinned<'_, Aabbs> {
+    /// Number of boxes that pass stages `0..=stage` of `strategy` for the box query `query`
+    /// (stage `0` is the first; the AABO readme's "partial" columns), counted on this backend;
+    /// `None` if `stage >= strategy.stages()`. The last stage's count equals
+    /// [`count_hits(query)`](Pinned::count_hits); counts never increase from one stage to the
+    /// next. A query that hits nothing by screening (NaN, empty) passes no stage: `Some(0)`.
+    ///
+    /// ```
+    /// use bvlanes::{Aabb, Aabbs, Backend, BoxStrategy};
+    /// let boxes = Aabbs::from_slice(&[
+    ///     Aabb::new([0.0; 3], [1.0; 3]),
+    ///     Aabb::new([0.0, 3.0, 3.0], [1.0, 4.0, 4.0]),
+    /// ])?;
+    /// let q = Aabb::new([0.5; 3], [2.0; 3]);
+    /// let pinned = boxes.with_backend(Backend::Scalar)?;
+    /// // Both boxes overlap the query's x slab; only box 0 survives the y slab.
+    /// assert_eq!(pinned.count_stage_passes(&q, BoxStrategy::Xyz, 0), Some(2));
+    /// assert_eq!(pinned.count_stage_passes(&q, BoxStrategy::Xyz, 1), Some(1));
+    /// assert_eq!(pinned.count_stage_passes(&q, BoxStrategy::Xyz, 2), Some(1));
+    /// assert_eq!(pinned.count_stage_passes(&q, BoxStrategy::Xyz, 3), None);
+    /// # Ok::<(), bvlanes::BvError>(())
+    /// ```
+    #[must_use]
+    pub fn count_stage_passes(
+        &self,
+        query: &Aabb,
+        strategy: BoxStrategy,
+        stage: usize,
+    ) -> Option<usize> {
+        let tests = strategy.prefix_tests(stage)?;
+        let Some(q) = screen_aabb(query) else {
+            return Some(0);
+        };
+        let kernel = AabbsStagePrefix {
+            cols: self.container().view_with_diagonal(),
+            q_min: q.min,
+            q_max: q.max,
+            q_sum: sum_down(&q.min),
+            tests,
+        };
+        Some(crate::kernel::run(self.backend(), &kernel, Count(0)).0)
     }
 }
 
@@ -288,6 +363,49 @@ impl Bind<Octahedra> for Octahedron {
     }
 }
 
+impl Pinned<'_, Octahedra> {
+    /// Number of octahedra passing the stages `0..=stage` of the octahedron query (the AABO
+    /// readme's rows), counted on this backend: stage 0, the up half (`up.min <= q.down.max`, the
+    /// readme's "Tetrahedron" row, the same count as the [`DownTet`] query `q.down`); stage 1,
+    /// the 8-DOP test (the readme's "AABO" row, [`Conservative`]`(q)`); stage 2, the exact test
+    /// ([`count_hits(q)`](Pinned::count_hits)). `None` for `stage > 2`; `Some(0)` at every stage
+    /// for a query that hits nothing by screening (NaN, empty).
+    ///
+    /// ```
+    /// use bvlanes::{Aabb, Octahedra, Octahedron};
+    /// let world = Octahedra::from_slice(&[
+    ///     Octahedron::from_aabb(&Aabb::new([0.0; 3], [1.0; 3])),
+    ///     Octahedron::from_aabb(&Aabb::new([5.0; 3], [6.0; 3])),
+    /// ])?;
+    /// let q = Octahedron::from_aabb(&Aabb::new([0.5; 3], [2.0; 3]));
+    /// let counts: Vec<_> = (0..4).map(|s| world.count_stage_passes(&q, s)).collect();
+    /// assert_eq!(counts[2], Some(1));
+    /// assert!(counts[0] >= counts[1] && counts[1] >= counts[2]);
+    /// assert_eq!(counts[3], None);
+    /// # Ok::<(), bvlanes::BvError>(())
+    /// ```
+    #[must_use]
+    pub fn count_stage_passes(&self, query: &Octahedron, stage: usize) -> Option<usize> {
+        if stage > 2 {
+            return None;
+        }
+        let Some(o) = screen_octahedron(query) else {
+            return Some(0);
+        };
+        Some(match stage {
+            0 => {
+                let up_half = TetsBelow {
+                    cols: self.container().up_view(),
+                    q_max: o.down.max,
+                };
+                crate::kernel::run(self.backend(), &up_half, Count(0)).0
+            }
+            1 => self.count_hits(&Conservative(o)),
+            _ => self.count_hits(&o),
+        })
+    }
+}
+
 impl Bind<Octahedra> for Conservative<Octahedron> {
     type Kernel<'a> = OctahedraVsOctahedron<'a, false>;
     fn bind<'a>(&self, c: &'a Octahedra) -> Option<Self::Kernel<'a>> {
@@ -355,7 +473,7 @@ macro_rules! conservative_is_exact {
 }
 
 conservative_is_exact!(
-    [f32; 3] => Aabbs, Aabb => Aabbs,
+    [f32; 3] => Aabbs, Aabb => Aabbs, Staged => Aabbs,
     [f32; 3] => Spheres, Sphere => Spheres, Aabb => Spheres,
     [f32; 3] => UpTets, DownTet => UpTets,
     [f32; 3] => DownTets, UpTet => DownTets,
@@ -372,7 +490,7 @@ macro_rules! queries {
 }
 
 queries!(
-    [f32; 3] => Aabbs, Aabb => Aabbs, Sphere => Aabbs,
+    [f32; 3] => Aabbs, Aabb => Aabbs, Staged => Aabbs, Sphere => Aabbs,
     [f32; 3] => Spheres, Sphere => Spheres, Aabb => Spheres,
     [f32; 3] => UpTets, DownTet => UpTets,
     [f32; 3] => DownTets, UpTet => DownTets,

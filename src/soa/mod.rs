@@ -3,7 +3,7 @@
 //! | container | primitive | columns |
 //! |---|---|---|
 //! | [`Spheres`] | [`Sphere`] | centre x, y, z, radius |
-//! | [`Aabbs`] | [`Aabb`] | min x, y, z, max x, y, z |
+//! | [`Aabbs`] | [`Aabb`] | min x, y, z, max x, y, z, and the derived diagonal key `sum(max)` rounded up |
 //! | [`UpTets`] | [`UpTet`] | min A, B, C, D |
 //! | [`DownTets`] | [`DownTet`] | max A, B, C, D |
 //! | [`Obbs`] | [`Obb`] | centre x, y, z, half extents x, y, z, axes (9 columns, row by row) |
@@ -20,7 +20,50 @@ pub(crate) use column::Columns;
 use crate::query::Container;
 use crate::query::private::Sealed;
 use crate::query::{Hits, Pinned, Query};
+use crate::round::sum_up;
 use crate::{Aabb, Backend, BvError, DownTet, Obb, Octahedron, Sphere, UpTet};
+
+/// How a primitive is stored: one row of `K` column values. Most primitives store exactly their
+/// fields (a `bytemuck` cast); [`Aabb`] adds a derived column. `from_row` returns exactly the
+/// primitive that went in, so `get` and equality see only the primitive's own values.
+pub(crate) trait Row<const K: usize>: Copy {
+    /// The stored row (called on validated primitives only).
+    fn to_row(self) -> [f32; K];
+    /// The primitive back from its row.
+    fn from_row(row: [f32; K]) -> Self;
+}
+
+/// Primitives stored as their fields, in declaration order.
+macro_rules! plain_rows {
+    ($($prim:ident: $k:literal),* $(,)?) => {$(
+        impl Row<$k> for $prim {
+            #[inline]
+            fn to_row(self) -> [f32; $k] {
+                bytemuck::cast(self)
+            }
+            #[inline]
+            fn from_row(row: [f32; $k]) -> Self {
+                bytemuck::cast(row)
+            }
+        }
+    )*};
+}
+
+plain_rows!(Sphere: 4, UpTet: 4, DownTet: 4, Octahedron: 8, Obb: 15);
+
+/// A box is stored as min x, y, z, max x, y, z and its diagonal key `sum(max)` rounded up (the
+/// 7-sided strategy's plane; see [`Aabbs::diagonal`]).
+impl Row<7> for Aabb {
+    #[inline]
+    fn to_row(self) -> [f32; 7] {
+        let [a, b, c, d, e, f]: [f32; 6] = bytemuck::cast(self);
+        [a, b, c, d, e, f, sum_up(&self.max)]
+    }
+    #[inline]
+    fn from_row(row: [f32; 7]) -> Self {
+        Aabb::new([row[0], row[1], row[2]], [row[3], row[4], row[5]])
+    }
+}
 
 /// Generates a container type: storage, validation, the Vec-like API and the query methods.
 macro_rules! container {
@@ -92,7 +135,7 @@ macro_rules! container {
                     return Err(BvError::CapacityExceeded);
                 }
                 item.check(index)?;
-                self.cols.push(bytemuck::cast(item));
+                self.cols.push(Row::to_row(item));
                 Ok(index as u32)
             }
 
@@ -110,7 +153,7 @@ macro_rules! container {
                 }
                 self.cols.reserve(items.len());
                 for item in items {
-                    self.cols.push(bytemuck::cast(*item));
+                    self.cols.push(Row::to_row(*item));
                 }
                 Ok(())
             }
@@ -118,7 +161,7 @@ macro_rules! container {
             /// The primitive at `index`, if any.
             #[must_use]
             pub fn get(&self, index: usize) -> Option<$prim> {
-                self.cols.get(index).map(bytemuck::cast)
+                self.cols.get(index).map(<$prim as Row<$k>>::from_row)
             }
 
             /// Replaces the primitive at `index`.
@@ -131,7 +174,7 @@ macro_rules! container {
                     return Err(BvError::IndexOutOfBounds { index, len: self.len() });
                 }
                 item.check(index)?;
-                self.cols.set(index, bytemuck::cast(item));
+                self.cols.set(index, Row::to_row(item));
                 Ok(())
             }
 
@@ -141,7 +184,7 @@ macro_rules! container {
             /// # Panics
             /// If `index >= len()`.
             pub fn swap_remove(&mut self, index: usize) -> $prim {
-                bytemuck::cast(self.cols.swap_remove(index))
+                Row::from_row(self.cols.swap_remove(index))
             }
 
             /// Removes every primitive (keeps the allocation).
@@ -246,10 +289,17 @@ container!(
 );
 
 container!(
-    /// Axis-aligned boxes in structure-of-arrays form: min x, y, z and max x, y, z columns.
+    /// Axis-aligned boxes in structure-of-arrays form: min x, y, z and max x, y, z columns, plus
+    /// a seventh derived column, the diagonal key `max.x + max.y + max.z` rounded up (see
+    /// [`Aabbs::diagonal`]), which the [`BoxStrategy::SevenSided`](crate::BoxStrategy) query
+    /// strategy reads (one more f32 per box). It is kept up to date by every method that changes the container and is
+    /// never visible through [`get`](Aabbs::get), [`iter`](Aabbs::iter) or equality: those see
+    /// exactly the six values pushed.
     ///
     /// Queries: a point, a [`Sphere`] (exact, or [`Conservative`](crate::Conservative)), an
-    /// [`Aabb`].
+    /// [`Aabb`] (exact, evaluated with [`BoxStrategy::default()`](crate::BoxStrategy)), a
+    /// [`Staged`](crate::Staged) box (the same answers with a chosen strategy; see also
+    /// [`Aabbs::count_stage_passes`]).
     ///
     /// ```
     /// use bvlanes::{Aabb, Aabbs, Sphere};
@@ -262,7 +312,7 @@ container!(
     /// boxes.extend_hits(&Sphere::new([1.5, 0.5, 0.5], 0.5), &mut hits);
     /// assert_eq!(hits, [0, 1]); // touching counts
     /// ```
-    Aabbs, Aabb, 6, "boxes"
+    Aabbs, Aabb, 7, "boxes"
 );
 
 container!(
@@ -343,8 +393,53 @@ impl Spheres {
 }
 
 impl Aabbs {
+    /// The six box columns: min x, y, z, max x, y, z.
     pub(crate) fn view(&self) -> crate::kernel::Cols<'_, 6> {
         self.cols.view(0)
+    }
+
+    /// The six box columns followed by the diagonal column (what the 7-sided kernel reads).
+    pub(crate) fn view_with_diagonal(&self) -> crate::kernel::Cols<'_, 7> {
+        self.cols.view(0)
+    }
+
+    /// The diagonal column alone.
+    #[allow(dead_code)] // for kernels that read the diagonal without the box columns
+    pub(crate) fn diagonal_view(&self) -> crate::kernel::Cols<'_, 1> {
+        self.cols.view(6)
+    }
+
+    /// Number of boxes that pass stages `0..=stage` of `strategy` for `query` (on
+    /// [`Backend::detect`]); see [`Pinned::count_stage_passes`].
+    #[must_use]
+    pub fn count_stage_passes(
+        &self,
+        query: &Aabb,
+        strategy: crate::BoxStrategy,
+        stage: usize,
+    ) -> Option<usize> {
+        self.detected().count_stage_passes(query, strategy, stage)
+    }
+
+    /// The stored diagonal key of box `index`: `max.x + max.y + max.z` rounded toward `+inf`
+    /// (one rounding of the exact sum; `+inf` if it exceeds `f32::MAX`). A box overlapping a
+    /// query box has `sum(box max) >= sum(query min)` on the reals, so comparing this key with the
+    /// query's `sum(min)` rounded down never rejects a real overlap. `None` past the end.
+    ///
+    /// ```
+    /// use bvlanes::{Aabb, Aabbs};
+    /// let boxes = Aabbs::from_slice(&[
+    ///     Aabb::new([0.0; 3], [1.0, 2.0, 3.0]),
+    ///     Aabb::new([0.0; 3], [f32::MAX; 3]),
+    /// ])
+    /// .unwrap();
+    /// assert_eq!(boxes.diagonal(0), Some(6.0));
+    /// assert_eq!(boxes.diagonal(1), Some(f32::INFINITY)); // overflow: always passes
+    /// assert_eq!(boxes.diagonal(2), None);
+    /// ```
+    #[must_use]
+    pub fn diagonal(&self, index: usize) -> Option<f32> {
+        self.cols.get(index).map(|row| row[6])
     }
 }
 
@@ -361,6 +456,13 @@ impl DownTets {
 }
 
 impl Octahedra {
+    /// Number of octahedra passing stages `0..=stage` of the octahedron query `query` (on
+    /// [`Backend::detect`]): up half, 8-DOP, exact; see [`Pinned::count_stage_passes`].
+    #[must_use]
+    pub fn count_stage_passes(&self, query: &Octahedron, stage: usize) -> Option<usize> {
+        self.detected().count_stage_passes(query, stage)
+    }
+
     pub(crate) fn view(&self) -> crate::kernel::Cols<'_, 8> {
         self.cols.view(0)
     }
