@@ -117,6 +117,36 @@ pub(crate) fn div3_down(a: f32) -> f32 {
     }
 }
 
+/// The sum of finite `values` in f64 if it is exact there (every TwoSum error of the running sum
+/// is zero: always the case for terms whose exponents are close), else `None`.
+#[inline]
+pub(crate) fn exact_sum_f64(values: &[f32]) -> Option<f64> {
+    let mut x = 0.0f64;
+    let mut exact = true;
+    for &v in values {
+        let (s, err) = two_sum(x, f64::from(v));
+        exact &= err == 0.0;
+        x = s;
+    }
+    exact.then_some(x)
+}
+
+/// The finite f64 `x` rounded to f32 toward positive infinity (`up`) or negative infinity, with
+/// the conventions of the directed sums: beyond the f32 range, the bound toward zero is
+/// `±f32::MAX` and the bound away from zero is the infinity.
+#[inline]
+pub(crate) fn round_f64(x: f64, up: bool) -> f32 {
+    let s = x as f32; // round to nearest
+    match (up, s.is_infinite()) {
+        (false, true) if s > 0.0 => f32::MAX,
+        (true, true) if s < 0.0 => -f32::MAX,
+        (_, true) => s,
+        (true, false) if f64::from(s) < x => s.next_up(),
+        (false, false) if f64::from(s) > x => s.next_down(),
+        _ => s,
+    }
+}
+
 /// `sum(values)` rounded toward negative infinity (`up = false`) or positive infinity
 /// (`up = true`): one rounding of the exact sum, so the result is the tightest f32 bound. Values
 /// may be infinite (not NaN, not both infinities); at most 8 of them.
@@ -127,24 +157,9 @@ fn sum_directed(values: &[f32], up: bool) -> f32 {
         return values.iter().sum();
     }
     // Fast path: if the f64 running sum is exact (every TwoSum error is zero, as it is for terms
-    // of similar magnitude), one correctly rounded conversion plus one step settles the bound.
-    let mut x = 0.0f64;
-    let mut exact = true;
-    for &v in values {
-        let (s, err) = two_sum(x, f64::from(v));
-        exact &= err == 0.0;
-        x = s;
-    }
-    if exact {
-        let s = x as f32; // round to nearest
-        return match (up, s.is_infinite()) {
-            (false, true) if s > 0.0 => f32::MAX,
-            (true, true) if s < 0.0 => -f32::MAX,
-            (_, true) => s,
-            (true, false) if f64::from(s) < x => s.next_up(),
-            (false, false) if f64::from(s) > x => s.next_down(),
-            _ => s,
-        };
+    // of similar magnitude), one directed conversion settles the bound.
+    if let Some(x) = exact_sum_f64(values) {
+        return round_f64(x, up);
     }
     let (e, len) = expansion(values);
     // The expansion's leading component is within an f64 ulp of the exact sum, so its nearest

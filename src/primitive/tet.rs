@@ -5,7 +5,9 @@
 
 use super::{Aabb, Sphere, all_finite};
 use crate::BvError;
-use crate::round::{add_down, add_up, div3_down, mul_up, sum_down, sum_sign, sum_up};
+use crate::round::{
+    add_down, add_up, div3_down, exact_sum_f64, mul_up, round_f64, sum_down, sum_sign, sum_up,
+};
 use bytemuck::{Pod, Zeroable};
 use core::cmp::Ordering;
 
@@ -212,20 +214,35 @@ impl Octahedron {
     pub fn from_points<P: Into<[f32; 3]>>(
         points: impl IntoIterator<Item = P>,
     ) -> Result<Octahedron, BvError> {
-        let mut bounds: Option<Octahedron> = None;
+        // Extremes of the exact projections in f64 (a projection is a sum of three f32, exact in
+        // f64 unless the coordinates' exponents are far apart; then the point's outward-rounded
+        // f32 bounds stand in, which are exact f64 values too). One directed rounding at the end
+        // gives the same result as rounding every projection outward and taking the extremes.
+        let mut lo = [f64::INFINITY; 4];
+        let mut hi = [f64::NEG_INFINITY; 4];
+        let mut any = false;
         for (index, p) in points.into_iter().enumerate() {
             let p: [f32; 3] = p.into();
             if !all_finite(&p) {
                 return Err(BvError::NonFinite { index });
             }
-            let (lo, hi) = (project_down(p), project_up(p));
-            let o = bounds.get_or_insert(Octahedron::new(UpTet::new(lo), DownTet::new(hi)));
-            for k in 0..4 {
-                o.up.min[k] = o.up.min[k].min(lo[k]);
-                o.down.max[k] = o.down.max[k].max(hi[k]);
+            any = true;
+            for (k, t) in terms(p).iter().enumerate() {
+                let (l, h) = match exact_sum_f64(t) {
+                    Some(x) => (x, x),
+                    None => (f64::from(sum_down(t)), f64::from(sum_up(t))),
+                };
+                lo[k] = lo[k].min(l);
+                hi[k] = hi[k].max(h);
             }
         }
-        bounds.ok_or(BvError::NoPoints)
+        if !any {
+            return Err(BvError::NoPoints);
+        }
+        Ok(Octahedron::new(
+            UpTet::new(lo.map(|x| round_f64(x, false))),
+            DownTet::new(hi.map(|x| round_f64(x, true))),
+        ))
     }
 
     /// The smallest octahedron containing the box (its eight corners), rounded outward.

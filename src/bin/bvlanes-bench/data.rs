@@ -24,7 +24,6 @@ pub fn uniform(rng: &mut Xoshiro256PlusPlus, lo: f64, hi: f64) -> f32 {
 }
 
 /// A point uniform in the unit ball (rejection sampling).
-#[allow(dead_code)] // used by the aabo table, next commit
 pub fn in_unit_ball(rng: &mut Xoshiro256PlusPlus) -> [f64; 3] {
     loop {
         let p = [0; 3].map(|_| 2.0 * unit(rng) - 1.0);
