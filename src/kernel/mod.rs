@@ -9,6 +9,7 @@
 //! [`Either`] of two chosen once per query.
 
 mod box_box;
+mod obb_obb;
 mod octahedron;
 mod pairwise;
 mod sphere_box;
@@ -17,6 +18,8 @@ mod sphere_sphere;
 mod tet;
 
 pub use box_box::AabbsVsBox;
+pub(crate) use obb_obb::{AABB_QUERY_SCALE, MARGIN_FLOOR, OBB_QUERY_SCALE};
+pub use obb_obb::{AabbsVsObb, ObbsVsObb};
 pub use octahedron::OctahedraVsOctahedron;
 pub(crate) use octahedron::PREFETCH_MIN_LEN;
 pub use pairwise::{AabbPairs, OctahedronPairs, SphereAabbPairs, SphereObbPairs};
