@@ -13,8 +13,14 @@
 //! edge A_i×B_j s = |t_i2 R_i1j - t_i1 R_i2j|
 //!                  - ((a_i1 |R_i2j| + a_i2 |R_i1j|) + (b_j1 |R_ij2| + b_j2 |R_ij1|))
 //! margin         = ((|d|_1 * 8) * 2^-22 + (sum(b) * 8) * 2^-13) + c_q
-//! hit          <=> not (margin < max over the 15 axes of s)
+//! ball_apart   <=> ((ball_A + sum(b))^2 * (1 + 2^-11)) + 2^-140 < (d_0^2 + d_1^2) + d_2^2
+//! hit          <=> not ball_apart and not (margin < max over the 15 axes of s)
 //! ```
+//!
+//! The bounding-ball rejection comes first (`ball_A = |a|_2 (1 + 1.6e-4)` rounded up, a ball
+//! containing the query; `sum(b)` bounds the primitive's circumradius): it is a valid separation
+//! proof of its own (see `docs/algorithms.md`), so it only removes false positives, and when it
+//! rejects every lane of a block nothing else is computed.
 //!
 //! `c_q = sum(a) 2^-12 + 2^-140` (rounded up, once per query). Dot products are
 //! `(x0 y0 + x1 y1) + x2 y2`; the 15 gaps are combined with `max` in the order above (faces of
@@ -42,8 +48,10 @@
 //! ```
 //!
 //! with `ra_i = sum_k a_k |A_k . A_i|`, `re_ij = sum_k a_k |(A_k × A_i)_j|` (upper bounds), faces
-//! of the world first, then faces of `A`, then edges. Both kernels skip the nine edge axes when
-//! the six face axes already separate every lane of the block (the answer is the same).
+//! of the world first, then faces of `A`, then edges. Both kernels skip the rest when the axes so
+//! far (and the balls) already separate every lane of the block (the answer is the same): the
+//! `Aabbs` kernel after the world faces and after the six faces, the `Obbs` one after the balls
+//! and after the six faces.
 
 use super::{Cols, Kernel, splat3};
 use crate::lanes::Lanes;
@@ -73,6 +81,9 @@ pub struct ObbsVsObb<'a> {
     pub(crate) axes: [[f32; 3]; 3],
     /// `sum(a) 2^-12 + 2^-140` rounded up, or `+inf` (hits everything) when `8 sum(a)` overflows.
     pub(crate) margin_q: f32,
+    /// `|a|_2 (1 + 1.6e-4)` rounded up: the radius of a ball around the centre that contains the
+    /// query (its axes may be `3 ε` from orthonormal in the largest singular value squared).
+    pub(crate) ball: f32,
 }
 
 /// An `Aabbs` container (columns min x, y, z, max x, y, z) against one oriented box, prepared
@@ -119,6 +130,9 @@ fn separated<V: Lanes>(margin: V, worst: V) -> u32 {
     V::bits(margin.lt(worst))
 }
 
+/// `1 + 2^-11`: the bounding-ball rejection's relative widening.
+const BALL_WIDEN: f32 = 1.0 + 1.0 / 2048.0;
+
 /// All `V::N` lane bits set.
 #[inline(always)]
 fn full<V: Lanes>() -> u32 {
@@ -148,10 +162,22 @@ impl Kernel for ObbsVsObb<'_> {
             splat3::<V>(self.axes[2]),
         ];
         let d = [cb[0].sub(ca[0]), cb[1].sub(ca[1]), cb[2].sub(ca[2])];
+        let sum_b = sum3(b);
+
+        // Bounding balls: apart if |d|^2 > (ball + sum(b))^2 (1 + 2^-11) + 2^-140.
+        let reach = V::splat(self.ball).add(sum_b);
+        let reach2 = reach
+            .mul(reach)
+            .mul(V::splat(BALL_WIDEN))
+            .add(V::splat(MARGIN_FLOOR));
+        let balls_apart = separated(reach2, dot3(d, d));
+        if balls_apart == full::<V>() {
+            return 0;
+        }
 
         let eight = V::splat(8.0);
         let dist = norm1(d).mul(eight).mul(V::splat(OBB_DIST_SCALE));
-        let size = sum3(b).mul(eight).mul(V::splat(OBB_SIZE_SCALE));
+        let size = sum_b.mul(eight).mul(V::splat(OBB_SIZE_SCALE));
         let margin = dist.add(size).add(V::splat(self.margin_q));
 
         let mut r = [[V::splat(0.0); 3]; 3];
@@ -178,7 +204,7 @@ impl Kernel for ObbsVsObb<'_> {
             let s = u.abs().sub(ra.add(b[k]));
             worst = worst.max(s);
         }
-        if separated(margin, worst) == full::<V>() {
+        if (separated(margin, worst) | balls_apart) == full::<V>() {
             return 0;
         }
         // Edges A_i × B_k.
@@ -193,7 +219,7 @@ impl Kernel for ObbsVsObb<'_> {
                 worst = worst.max(s);
             }
         }
-        separated(margin, worst) ^ full::<V>()
+        (separated(margin, worst) | balls_apart) ^ full::<V>()
     }
 }
 
@@ -226,6 +252,9 @@ impl Kernel for AabbsVsObb<'_> {
         for k in 0..3 {
             let s = d[k].abs().sub(V::splat(self.qa[k]).add(b[k]));
             worst = worst.max(s);
+        }
+        if separated(margin, worst) == full::<V>() {
+            return 0;
         }
         // Faces of A.
         for i in 0..3 {

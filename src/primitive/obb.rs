@@ -11,7 +11,8 @@ use bytemuck::{Pod, Zeroable};
 /// # As a query
 ///
 /// Against [`Obbs`](crate::Obbs) and [`Aabbs`](crate::Aabbs) an `Obb` runs the separating-axis
-/// test (Real-Time Rendering 16.13.5, 15 axes), made **conservative**:
+/// test (Real-Time Rendering 16.13.5, 15 axes; against `Obbs` after a bounding-ball rejection),
+/// made **conservative**:
 ///
 /// * every pair of boxes that meet in real arithmetic (the boxes exactly as stored, closed:
 ///   touching faces, edges or corners count) is reported, whatever the rounding, with parallel or

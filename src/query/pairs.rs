@@ -98,6 +98,14 @@ fn query_margin(half: [f32; 3], scale: f32) -> f32 {
     f32_at_least(bound)
 }
 
+/// `|a|_2 (1 + 1.6e-4)` rounded up: a ball around the centre containing an oriented box whose
+/// axes are orthonormal within `ε = 1e-4` (the largest singular value of the axis matrix is at most
+/// `sqrt(1 + 3 ε) < 1 + 1.5001e-4`; the rest covers the f64 rounding).
+fn ball_radius(half: [f32; 3]) -> f32 {
+    let sq = |h: f32| f64::from(h) * f64::from(h);
+    f32_at_least(((sq(half[0]) + sq(half[1])) + sq(half[2])).sqrt() * (1.0 + 1.6e-4))
+}
+
 /// `(x.0 y.0 + x.1 y.1) + x.2 y.2` in f64 (the products are exact).
 fn dot_f64(x: [f32; 3], y: [f32; 3]) -> f64 {
     (f64::from(x[0]) * f64::from(y[0]) + f64::from(x[1]) * f64::from(y[1]))
@@ -126,6 +134,7 @@ fn obbs_vs_obb<'a>(c: &'a Obbs, o: &Obb, orthonormal: bool) -> ObbsVsObb<'a> {
             half: q.half_extents,
             axes: q.axes,
             margin_q: query_margin(q.half_extents, OBB_QUERY_SCALE),
+            ball: ball_radius(q.half_extents),
         }
     } else {
         // Only a bounding box too big for f32 gets here: an infinite margin hits everything.
@@ -135,6 +144,7 @@ fn obbs_vs_obb<'a>(c: &'a Obbs, o: &Obb, orthonormal: bool) -> ObbsVsObb<'a> {
             half: [0.0; 3],
             axes: Obb::from_aabb(&Aabb::new([0.0; 3], [0.0; 3])).axes,
             margin_q: f32::INFINITY,
+            ball: f32::INFINITY,
         }
     }
 }

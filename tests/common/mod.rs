@@ -698,12 +698,17 @@ pub fn obb_query(q: &Obb) -> Option<(Obb, bool)> {
 /// `src/kernel/obb_obb.rs` one lane at a time (`None` as the query's margin part means "hits
 /// everything").
 #[allow(clippy::needless_range_loop, clippy::neg_cmp_op_on_partial_ord)] // the kernel's loops; NaN
-pub fn sat_obb_obb(q: &Obb, margin_q: f32, o: &Obb) -> bool {
+pub fn sat_obb_obb(q: &Obb, margin_q: f32, ball: f32, o: &Obb) -> bool {
     let (a, ax) = (q.half_extents, q.axes);
     let (b, bx) = (o.half_extents, o.axes);
     let d: [f32; 3] = core::array::from_fn(|k| o.center[k] - q.center[k]);
     let norm1 = (d[0].abs() + d[1].abs()) + d[2].abs();
     let sum_b = (b[0] + b[1]) + b[2];
+    let reach = ball + sum_b;
+    let reach2 = (reach * reach) * (1.0 + 1.0 / 2048.0) + SAT_FLOOR;
+    if reach2 < dot3(d, d) {
+        return false; // the bounding balls are apart
+    }
     let margin = ((norm1 * 8.0) * 2f32.powi(-22) + (sum_b * 8.0) * 2f32.powi(-13)) + margin_q;
     let r: [[f32; 3]; 3] = core::array::from_fn(|i| core::array::from_fn(|k| dot3(ax[i], bx[k])));
     let ar = r.map(|row| row.map(f32::abs));
@@ -744,7 +749,14 @@ pub fn ref_obb_obb(q: &Obb, o: &Obb) -> bool {
     if !obb_valid(&q) {
         return true;
     }
-    sat_obb_obb(&q, sat_query_margin(q.half_extents, 2f32.powi(-12)), o)
+    let a = q.half_extents.map(|h| f64::from(h) * f64::from(h));
+    let ball = f32_at_least(((a[0] + a[1]) + a[2]).sqrt() * (1.0 + 1.6e-4));
+    sat_obb_obb(
+        &q,
+        sat_query_margin(q.half_extents, 2f32.powi(-12)),
+        ball,
+        o,
+    )
 }
 
 /// The conservative SAT of an orthonormal oriented box query against an axis-aligned box, the f32
