@@ -22,14 +22,23 @@
 //!
 //! ## Supported pairs
 //!
-//! | container \ query | point `[f32; 3]` | [`Sphere`] | [`Aabb`] | [`DownTet`] | [`UpTet`] | [`Octahedron`] |
-//! |---|---|---|---|---|---|---|
-//! | [`Spheres`] | exact | exact | exact | | | |
-//! | [`Aabbs`] | exact | exact; [`Conservative`]: quick rejection | exact; [`Staged`]: a chosen [`BoxStrategy`] | | | |
-//! | [`UpTets`] | exact | | | exact | | |
-//! | [`DownTets`] | exact | | | | exact | |
-//! | [`Octahedra`] | exact | | | up half only | down half only | exact; [`Conservative`]: 8-DOP |
-//! | [`Obbs`] | exact | exact; [`Conservative`]: quick rejection in the box frame | | | | |
+//! | container \ query | point `[f32; 3]` | [`Sphere`] | [`Aabb`] | [`DownTet`] | [`UpTet`] | [`Octahedron`] | [`Obb`] |
+//! |---|---|---|---|---|---|---|---|
+//! | [`Spheres`] | exact | exact | exact | | | | |
+//! | [`Aabbs`] | exact | exact; [`Conservative`]: quick rejection | exact; [`Staged`]: a chosen [`BoxStrategy`] | | | | conservative SAT |
+//! | [`UpTets`] | exact | | | exact | | | |
+//! | [`DownTets`] | exact | | | | exact | | |
+//! | [`Octahedra`] | exact | | | up half only | down half only | exact; [`Conservative`]: 8-DOP | |
+//! | [`Obbs`] | exact | exact; [`Conservative`]: quick rejection in the box frame | | | | | conservative SAT |
+//!
+//! "Conservative SAT" ([`Obb`] queries): the 15-axis separating-axis test (Real-Time Rendering
+//! 16.13.5) where an axis separates only if its gap exceeds a bound on the f32 rounding and on the
+//! orthonormality tolerance of the axes. It never misses a pair of boxes that meet in real
+//! arithmetic (touching counts, parallel edges included) and reports a disjoint pair only when
+//! every axis's gap is within about twice a margin of `2^-19 |d|_1 + 2^-10 sum(b) + 2^-12 sum(a)`
+//! against [`Obbs`] (`d` the centres' offset, `a`, `b` the half extents of query and primitive;
+//! the `2^-10` is the primitive's orthonormality tolerance at work), or `2^-20 (|d|_1 + sum(a) +
+//! sum(b))` against [`Aabbs`]. See the [`Obb`] docs for the query rules.
 //!
 //! Every container has `hits`, `count_hits`, `any_hit`, `extend_hits` and `hit_mask`, and
 //! `with_backend(b)` for the same methods on a chosen [`Backend`]. [`pairwise`] tests N
@@ -46,7 +55,8 @@
 //!   one above [`Sphere::MAX_RADIUS`]) with a [`BvError`] naming the index, and change nothing
 //!   when they do.
 //! * Hit indices come out ascending; padding lanes are never reported.
-//! * [`Conservative`] tests may report false positives, never false negatives.
+//! * [`Conservative`] tests may report false positives, never false negatives; so may the [`Obb`]
+//!   separating-axis test, within its documented margin.
 //! * Constructors that compute bounds ([`Aabb::from_sphere`], [`Octahedron::from_points`], ...)
 //!   round outward, so the volume contains its input exactly.
 //! * Tests with arithmetic (spheres) are evaluated in f32 in a documented operation order (see

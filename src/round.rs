@@ -215,6 +215,27 @@ pub(crate) fn sum_up(values: &[f32]) -> f32 {
     sum_directed(values, true)
 }
 
+/// The smallest f32 `>= x` (`+inf` above `f32::MAX`), for `x >= 0` (not NaN).
+#[must_use]
+pub(crate) fn f32_at_least(x: f64) -> f32 {
+    let f = x as f32;
+    if f64::from(f) < x { f.next_up() } else { f }
+}
+
+/// An f32 upper bound of `sum_k a_k |c_k|` for `a_k >= 0` and reals `c_k` of magnitude at most
+/// about 2, given f64 approximations `c_k` within `2^-50` of them (an f64 dot or cross product of
+/// f32 values is: the products are exact, each of the one or two roundings is at most `2^-53`
+/// times a sum of magnitudes below 2). Each `|c_k|` is widened by `2^-50`; the three products and
+/// two additions round by at most `2^-53` each, which the factor `1 + 2^-48` covers before the
+/// final upward rounding to f32.
+#[must_use]
+pub(crate) fn weighted_sum_up(a: [f32; 3], c: [f64; 3]) -> f32 {
+    const SLACK_ABS: f64 = 1.0 / 1_125_899_906_842_624.0; // 2^-50
+    const SLACK_REL: f64 = 1.0 + 1.0 / 281_474_976_710_656.0; // 1 + 2^-48
+    let term = |k: usize| f64::from(a[k]) * (c[k].abs() + SLACK_ABS);
+    f32_at_least(((term(0) + term(1)) + term(2)) * SLACK_REL)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -10,7 +10,7 @@
 mod common;
 
 use bvlanes::{
-    Aabb, Aabbs, Conservative, DownTet, DownTets, Obbs, Octahedra, Octahedron, Query, Sphere,
+    Aabb, Aabbs, Conservative, DownTet, DownTets, Obb, Obbs, Octahedra, Octahedron, Query, Sphere,
     Spheres, UpTet, UpTets,
 };
 use common::*;

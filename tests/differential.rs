@@ -6,7 +6,7 @@
 mod common;
 
 use bvlanes::{Aabb, Aabbs, Conservative, DownTet, DownTets, Octahedra, Octahedron, Query};
-use bvlanes::{Obbs, Sphere, Spheres, UpTet, UpTets};
+use bvlanes::{Obb, Obbs, Sphere, Spheres, UpTet, UpTets};
 use common::*;
 
 const SEEDS: [u64; 3] = [1, 0x5EED, 20_240_229];

@@ -10,6 +10,7 @@
 
 mod box_box;
 mod box_staged;
+mod obb_obb;
 mod octahedron;
 mod pairwise;
 mod sphere_box;
@@ -22,6 +23,8 @@ pub(crate) use box_staged::half_spaces;
 pub use box_staged::{
     AabbsStagePrefix, AabbsVsBoxMinMax, AabbsVsBoxSevenSided, AabbsVsBoxXyz, BoxKernel,
 };
+pub(crate) use obb_obb::{AABB_QUERY_SCALE, MARGIN_FLOOR, OBB_QUERY_SCALE};
+pub use obb_obb::{AabbsVsObb, ObbsVsObb};
 pub use octahedron::OctahedraVsOctahedron;
 pub(crate) use octahedron::PREFETCH_MIN_LEN;
 pub use pairwise::{AabbPairs, OctahedronPairs, SphereAabbPairs, SphereObbPairs};

@@ -105,6 +105,11 @@ mod imp {
             unsafe { _mm256_cmp_ps::<_CMP_LE_OQ>(self.0, o.0) }
         }
         #[inline(always)]
+        fn lt(self, o: Self) -> __m256 {
+            // SAFETY: AVX is present (module safety model). LT_OQ: false on NaN, like `<`.
+            unsafe { _mm256_cmp_ps::<_CMP_LT_OQ>(self.0, o.0) }
+        }
+        #[inline(always)]
         fn and(a: __m256, b: __m256) -> __m256 {
             // SAFETY: AVX is present (module safety model).
             unsafe { _mm256_and_ps(a, b) }

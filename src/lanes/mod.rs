@@ -41,6 +41,8 @@ pub trait Lanes: Copy {
     fn abs(self) -> Self;
     /// Lane-wise `self <= o` (false when either is NaN).
     fn le(self, o: Self) -> Self::Mask;
+    /// Lane-wise `self < o` (false when either is NaN).
+    fn lt(self, o: Self) -> Self::Mask;
     /// Lane-wise AND of two masks.
     fn and(a: Self::Mask, b: Self::Mask) -> Self::Mask;
     /// Bit `i` of the result is lane `i` of the mask.

@@ -50,6 +50,10 @@ impl Lanes for F32x1 {
         self.0 <= o.0
     }
     #[inline(always)]
+    fn lt(self, o: Self) -> bool {
+        self.0 < o.0
+    }
+    #[inline(always)]
     fn and(a: bool, b: bool) -> bool {
         a & b
     }

@@ -59,7 +59,9 @@ impl Lanes for F32x4 {
     #[inline(always)]
     fn min(self, o: Self) -> Self {
         // `fast_min` is `minps` on x86 (`self < o ? self : o`); NaN never reaches a kernel's
-        // min/max (queries are screened, containers hold finite values), so the NEON form agrees.
+        // min/max (queries are screened, containers hold finite values) except in the OBB SAT
+        // kernels' `max` of the gaps, and there only when the margin is already `+inf` or NaN,
+        // which alone decides the answer; so the NEON form agrees.
         F32x4(self.0.fast_min(o.0))
     }
     #[inline(always)]
@@ -73,6 +75,10 @@ impl Lanes for F32x4 {
     #[inline(always)]
     fn le(self, o: Self) -> f32x4 {
         self.0.simd_le(o.0)
+    }
+    #[inline(always)]
+    fn lt(self, o: Self) -> f32x4 {
+        self.0.simd_lt(o.0)
     }
     #[inline(always)]
     fn and(a: f32x4, b: f32x4) -> f32x4 {

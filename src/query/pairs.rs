@@ -1,27 +1,35 @@
 //! Every supported (query, container) pair: how the query is screened and which kernel it runs.
 //!
-//! | container \ query | point | `Sphere` | `Aabb` | `DownTet` | `UpTet` | `Octahedron` |
-//! |---|---|---|---|---|---|---|
-//! | `Spheres` | sphere r = 0 | sphere | box vs spheres | | | |
-//! | `Aabbs` | box (zero size, default strategy) | sphere vs boxes (exact) | box (default strategy; `Staged`: chosen) | | | |
-//! | `UpTets` | tet below | | | tet below | | |
-//! | `DownTets` | tet above | | | | tet above | |
-//! | `Octahedra` | 8-DOP | | | tet below (up half) | tet above (down half) | exact |
+//! | container \ query | point | `Sphere` | `Aabb` | `DownTet` | `UpTet` | `Octahedron` | `Obb` |
+//! |---|---|---|---|---|---|---|---|
+//! | `Spheres` | sphere r = 0 | sphere | box vs spheres | | | | |
+//! | `Aabbs` | box (zero size, default strategy) | sphere vs boxes (exact) | box (default strategy; `Staged`: chosen) | | | | SAT, conservative (skewed: its bounding box) |
+//! | `UpTets` | tet below | | | tet below | | | |
+//! | `DownTets` | tet above | | | | tet above | | |
+//! | `Octahedra` | 8-DOP | | | tet below (up half) | tet above (down half) | exact | |
+//! | `Obbs` | sphere r = 0 | sphere in the box frame | | | | | SAT, conservative (skewed: its bounding box) |
+//!
+//! `Obb` queries (both containers): the 15-axis separating-axis test with a margin that covers
+//! rounding and the orthonormality tolerance, so it never misses a real intersection and reports
+//! a disjoint pair only within that margin (`src/kernel/obb_obb.rs`). A query with a NaN or
+//! infinite value or a negative half extent hits nothing; a query whose axes are not orthonormal
+//! within `Obb::ORTHONORMAL_TOLERANCE` is tested as its outward-rounded bounding box.
 
 use super::Pinned;
 use super::private::Bind;
 use super::sink::Count;
 use super::{Conservative, Query};
 use crate::kernel::{
-    AabbsStagePrefix, AabbsVsBox, AabbsVsBoxMinMax, AabbsVsBoxSevenSided, AabbsVsBoxXyz,
-    AabbsVsSphere, BoxKernel, Either, HUGE_RADIUS_SCALE, ObbsVsSphere, ObbsVsSphereConservative,
-    OctahedraVsOctahedron, PREFETCH_MIN_LEN, SpheresVsBox, SpheresVsSphere, TetsAbove, TetsBelow,
+    AABB_QUERY_SCALE, AabbsStagePrefix, AabbsVsBox, AabbsVsBoxMinMax, AabbsVsBoxSevenSided,
+    AabbsVsBoxXyz, AabbsVsObb, AabbsVsSphere, BoxKernel, Either, HUGE_RADIUS_SCALE, MARGIN_FLOOR,
+    OBB_QUERY_SCALE, ObbsVsObb, ObbsVsSphere, ObbsVsSphereConservative, OctahedraVsOctahedron,
+    PREFETCH_MIN_LEN, SpheresVsBox, SpheresVsSphere, TetsAbove, TetsBelow,
 };
 use crate::primitive::{all_finite, any_nan, project_down, project_up};
-use crate::round::{add_up, mul_up, sum_down, sum_sign_extended};
+use crate::round::{add_up, f32_at_least, mul_up, sum_down, sum_sign_extended, weighted_sum_up};
 use crate::{
-    Aabb, Aabbs, BoxStrategy, DownTet, DownTets, Obbs, Octahedra, Octahedron, Sphere, Spheres,
-    Staged, UpTet, UpTets,
+    Aabb, Aabbs, BoxStrategy, BvError, DownTet, DownTets, Obb, Obbs, Octahedra, Octahedron, Sphere,
+    Spheres, Staged, UpTet, UpTets,
 };
 use core::cmp::Ordering;
 
@@ -67,6 +75,99 @@ fn screen_down(d: &DownTet) -> Option<DownTet> {
 fn screen_octahedron(o: &Octahedron) -> Option<Octahedron> {
     let (up, down) = (screen_up(&o.up)?, screen_down(&o.down)?);
     (0..4).all(|k| up.min[k] <= down.max[k]).then_some(*o)
+}
+
+/// An oriented box query: `None` (hits nothing) with a NaN or infinite value or a negative half
+/// extent; otherwise `(box, true)` when its axes are orthonormal within
+/// [`Obb::ORTHONORMAL_TOLERANCE`] (what a container accepts), `(box, false)` when they are not.
+fn screen_obb(o: &Obb) -> Option<(Obb, bool)> {
+    match o.check(0) {
+        Ok(()) => Some((*o, true)),
+        Err(BvError::NotOrthonormal { .. }) => Some((*o, false)),
+        Err(_) => None,
+    }
+}
+
+/// `sum(a) * scale + 2^-140`, rounded up: the query's share of the separating-axis margin; `+inf`
+/// (nothing is ever separated: the query hits everything) when `8 sum(a)` is beyond `f32::MAX`,
+/// the kernels' overflow guard.
+fn query_margin(half: [f32; 3], scale: f32) -> f32 {
+    let sum = (f64::from(half[0]) + f64::from(half[1])) + f64::from(half[2]);
+    if sum * 8.0 > f64::from(f32::MAX) {
+        return f32::INFINITY;
+    }
+    // Three f32 summed in f64 round twice (relative 2^-53 each); 1 + 2^-48 covers them.
+    let bound = (sum * f64::from(scale) + f64::from(MARGIN_FLOOR)) * (1.0 + 2f64.powi(-48));
+    f32_at_least(bound)
+}
+
+/// `|a|_2 (1 + 1.6e-4)` rounded up: a ball around the centre containing an oriented box whose
+/// axes are orthonormal within `ε = 1e-4` (the largest singular value of the axis matrix is at most
+/// `sqrt(1 + 3 ε) < 1 + 1.5001e-4`; the rest covers the f64 rounding).
+fn ball_radius(half: [f32; 3]) -> f32 {
+    let sq = |h: f32| f64::from(h) * f64::from(h);
+    f32_at_least(((sq(half[0]) + sq(half[1])) + sq(half[2])).sqrt() * (1.0 + 1.6e-4))
+}
+
+/// `(x.0 y.0 + x.1 y.1) + x.2 y.2` in f64 (the products are exact).
+fn dot_f64(x: [f32; 3], y: [f32; 3]) -> f64 {
+    (f64::from(x[0]) * f64::from(y[0]) + f64::from(x[1]) * f64::from(y[1]))
+        + f64::from(x[2]) * f64::from(y[2])
+}
+
+/// Component `j` of `x × y` in f64: `x_j1 y_j2 - x_j2 y_j1` (the products are exact).
+fn cross_f64(x: [f32; 3], y: [f32; 3], j: usize) -> f64 {
+    let (j1, j2) = ((j + 1) % 3, (j + 2) % 3);
+    f64::from(x[j1]) * f64::from(y[j2]) - f64::from(x[j2]) * f64::from(y[j1])
+}
+
+/// The `Obbs` kernel for an oriented box. A query whose axes are not orthonormal is tested as its
+/// bounding box (`Obb::aabb`, rounded outward, as an `Obb` with identity axes): that box contains
+/// it, so no real intersection is lost. If that box overflows f32, every primitive is reported.
+fn obbs_vs_obb<'a>(c: &'a Obbs, o: &Obb, orthonormal: bool) -> ObbsVsObb<'a> {
+    let q = if orthonormal {
+        *o
+    } else {
+        Obb::from_aabb(&o.aabb())
+    };
+    if q.check(0).is_ok() {
+        ObbsVsObb {
+            cols: c.view(),
+            center: q.center,
+            half: q.half_extents,
+            axes: q.axes,
+            margin_q: query_margin(q.half_extents, OBB_QUERY_SCALE),
+            ball: ball_radius(q.half_extents),
+        }
+    } else {
+        // Only a bounding box too big for f32 gets here: an infinite margin hits everything.
+        ObbsVsObb {
+            cols: c.view(),
+            center: [0.0; 3],
+            half: [0.0; 3],
+            axes: Obb::from_aabb(&Aabb::new([0.0; 3], [0.0; 3])).axes,
+            margin_q: f32::INFINITY,
+            ball: f32::INFINITY,
+        }
+    }
+}
+
+/// The `Aabbs` kernel for an orthonormal oriented box: its radii on every axis, rounded up.
+fn aabbs_vs_obb<'a>(c: &'a Aabbs, q: &Obb) -> AabbsVsObb<'a> {
+    let (a, ax) = (q.half_extents, q.axes);
+    let column = |j: usize| [ax[0][j], ax[1][j], ax[2][j]];
+    AabbsVsObb {
+        cols: c.view(),
+        center: q.center,
+        axes: ax,
+        abs_axes: ax.map(|row| row.map(f32::abs)),
+        qa: [0, 1, 2].map(|j| weighted_sum_up(a, column(j).map(f64::from))),
+        ra: [0, 1, 2].map(|i| weighted_sum_up(a, [0, 1, 2].map(|k| dot_f64(ax[k], ax[i])))),
+        re: [0, 1, 2].map(|i| {
+            [0, 1, 2].map(|j| weighted_sum_up(a, [0, 1, 2].map(|k| cross_f64(ax[k], ax[i], j))))
+        }),
+        margin_q: query_margin(a, AABB_QUERY_SCALE),
+    }
 }
 
 /// The conservative sphere box: outward-rounded, widened by `2^-20 r + 2^-74` so it also holds
@@ -459,6 +560,33 @@ impl Bind<Obbs> for Conservative<Sphere> {
     }
 }
 
+impl Bind<Obbs> for Obb {
+    type Kernel<'a> = ObbsVsObb<'a>;
+    fn bind<'a>(&self, c: &'a Obbs) -> Option<Self::Kernel<'a>> {
+        let (o, orthonormal) = screen_obb(self)?;
+        Some(obbs_vs_obb(c, &o, orthonormal))
+    }
+}
+
+impl Bind<Aabbs> for Obb {
+    type Kernel<'a> = Either<AabbsVsObb<'a>, AabbsVsBox<'a>>;
+    fn bind<'a>(&self, c: &'a Aabbs) -> Option<Self::Kernel<'a>> {
+        let (o, orthonormal) = screen_obb(self)?;
+        Some(if orthonormal {
+            Either::Common(aabbs_vs_obb(c, &o))
+        } else {
+            // Not orthonormal: its bounding box (rounded outward) contains it; the box test is
+            // exact on that box (infinite bounds are half-spaces).
+            let bb = o.aabb();
+            Either::Rare(AabbsVsBox {
+                cols: c.view(),
+                q_min: bb.min,
+                q_max: bb.max,
+            })
+        })
+    }
+}
+
 /// `Conservative(q)` where no cheaper test exists runs the exact one.
 macro_rules! conservative_is_exact {
     ($($q:ty => $c:ty),* $(,)?) => {$(
@@ -478,7 +606,7 @@ conservative_is_exact!(
     [f32; 3] => UpTets, DownTet => UpTets,
     [f32; 3] => DownTets, UpTet => DownTets,
     [f32; 3] => Octahedra, DownTet => Octahedra, UpTet => Octahedra,
-    [f32; 3] => Obbs,
+    [f32; 3] => Obbs, Obb => Obbs, Obb => Aabbs,
 );
 
 /// Every `Bind` above is a public `Query`.
@@ -495,5 +623,5 @@ queries!(
     [f32; 3] => UpTets, DownTet => UpTets,
     [f32; 3] => DownTets, UpTet => DownTets,
     [f32; 3] => Octahedra, DownTet => Octahedra, UpTet => Octahedra, Octahedron => Octahedra,
-    [f32; 3] => Obbs, Sphere => Obbs,
+    [f32; 3] => Obbs, Sphere => Obbs, Obb => Obbs, Obb => Aabbs,
 );

@@ -642,6 +642,175 @@ pub fn ref_conservative_sphere_obb(q: &Conservative<Sphere>, o: &Obb) -> bool {
     }
 }
 
+// ---- oriented box against oriented boxes and boxes: the conservative separating-axis test ----
+
+/// `2^-140`, the absolute floor of the SAT margins.
+pub const SAT_FLOOR: f32 = f32::from_bits(1 << 9);
+
+/// The smallest f32 `>= x` (`x >= 0`).
+pub fn f32_at_least(x: f64) -> f32 {
+    let f = x as f32;
+    if f64::from(f) < x { f.next_up() } else { f }
+}
+
+/// `sum_k a_k (|c_k| + 2^-50)`, times `1 + 2^-48`, rounded up to f32 (the crate's per-query radius
+/// bound, same f64 operations).
+pub fn weighted_sum_up(a: [f32; 3], c: [f64; 3]) -> f32 {
+    let term = |k: usize| f64::from(a[k]) * (c[k].abs() + 2f64.powi(-50));
+    f32_at_least(((term(0) + term(1)) + term(2)) * (1.0 + 2f64.powi(-48)))
+}
+
+/// `sum(a) * scale + 2^-140` rounded up, `+inf` when `8 sum(a)` exceeds `f32::MAX`.
+pub fn sat_query_margin(a: [f32; 3], scale: f32) -> f32 {
+    let sum = (f64::from(a[0]) + f64::from(a[1])) + f64::from(a[2]);
+    if sum * 8.0 > f64::from(f32::MAX) {
+        return f32::INFINITY;
+    }
+    f32_at_least((sum * f64::from(scale) + f64::from(SAT_FLOOR)) * (1.0 + 2f64.powi(-48)))
+}
+
+fn dot_f64(x: [f32; 3], y: [f32; 3]) -> f64 {
+    (f64::from(x[0]) * f64::from(y[0]) + f64::from(x[1]) * f64::from(y[1]))
+        + f64::from(x[2]) * f64::from(y[2])
+}
+
+fn cross_f64(x: [f32; 3], y: [f32; 3], j: usize) -> f64 {
+    let (j1, j2) = ((j + 1) % 3, (j + 2) % 3);
+    f64::from(x[j1]) * f64::from(y[j2]) - f64::from(x[j2]) * f64::from(y[j1])
+}
+
+/// `(x0 y0 + x1 y1) + x2 y2` in f32.
+pub fn dot3(x: [f32; 3], y: [f32; 3]) -> f32 {
+    (x[0] * y[0] + x[1] * y[1]) + x[2] * y[2]
+}
+
+/// An `Obb` query: `None` if it hits nothing (NaN, infinity, negative half extent); otherwise the
+/// query and whether its axes are orthonormal within the container tolerance.
+pub fn obb_query(q: &Obb) -> Option<(Obb, bool)> {
+    let finite = finite(&q.center) && finite(&q.half_extents) && q.axes.iter().all(finite);
+    if !finite || q.half_extents.iter().any(|&h| h < 0.0) {
+        return None;
+    }
+    Some((*q, obb_valid(q)))
+}
+
+/// The conservative SAT of an oriented box query against an oriented box, the f32 formula of
+/// `src/kernel/obb_obb.rs` one lane at a time (`None` as the query's margin part means "hits
+/// everything").
+#[allow(clippy::needless_range_loop, clippy::neg_cmp_op_on_partial_ord)] // the kernel's loops; NaN
+pub fn sat_obb_obb(q: &Obb, margin_q: f32, ball: f32, o: &Obb) -> bool {
+    let (a, ax) = (q.half_extents, q.axes);
+    let (b, bx) = (o.half_extents, o.axes);
+    let d: [f32; 3] = core::array::from_fn(|k| o.center[k] - q.center[k]);
+    let norm1 = (d[0].abs() + d[1].abs()) + d[2].abs();
+    let sum_b = (b[0] + b[1]) + b[2];
+    let reach = ball + sum_b;
+    let reach2 = (reach * reach) * (1.0 + 1.0 / 2048.0) + SAT_FLOOR;
+    if reach2 < dot3(d, d) {
+        return false; // the bounding balls are apart
+    }
+    let margin = ((norm1 * 8.0) * 2f32.powi(-22) + (sum_b * 8.0) * 2f32.powi(-13)) + margin_q;
+    let r: [[f32; 3]; 3] = core::array::from_fn(|i| core::array::from_fn(|k| dot3(ax[i], bx[k])));
+    let ar = r.map(|row| row.map(f32::abs));
+    let t: [f32; 3] = core::array::from_fn(|i| dot3(d, ax[i]));
+    let mut worst = f32::NEG_INFINITY;
+    for i in 0..3 {
+        worst = maxps(worst, t[i].abs() - (a[i] + dot3(b, ar[i])));
+    }
+    for k in 0..3 {
+        let ra = dot3(a, [ar[0][k], ar[1][k], ar[2][k]]);
+        worst = maxps(worst, dot3(d, bx[k]).abs() - (ra + b[k]));
+    }
+    for i in 0..3 {
+        let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
+        for k in 0..3 {
+            let (k1, k2) = ((k + 1) % 3, (k + 2) % 3);
+            let e = t[i2] * r[i1][k] - t[i1] * r[i2][k];
+            let ra = a[i1] * ar[i2][k] + a[i2] * ar[i1][k];
+            let rb = b[k1] * ar[i][k2] + b[k2] * ar[i][k1];
+            worst = maxps(worst, e.abs() - (ra + rb));
+        }
+    }
+    // Separated iff margin < worst (false with NaN).
+    !(margin < worst)
+}
+
+/// `Obb` vs `Obbs`: screened; a skewed query is its outward bounding box as an `Obb` (everything
+/// if that box is not finite).
+pub fn ref_obb_obb(q: &Obb, o: &Obb) -> bool {
+    let Some((q, orthonormal)) = obb_query(q) else {
+        return false;
+    };
+    let q = if orthonormal {
+        q
+    } else {
+        Obb::from_aabb(&q.aabb())
+    };
+    if !obb_valid(&q) {
+        return true;
+    }
+    let a = q.half_extents.map(|h| f64::from(h) * f64::from(h));
+    let ball = f32_at_least(((a[0] + a[1]) + a[2]).sqrt() * (1.0 + 1.6e-4));
+    sat_obb_obb(
+        &q,
+        sat_query_margin(q.half_extents, 2f32.powi(-12)),
+        ball,
+        o,
+    )
+}
+
+/// The conservative SAT of an orthonormal oriented box query against an axis-aligned box, the f32
+/// formula of `src/kernel/obb_obb.rs` (per-query radii in f64, rounded up).
+#[allow(clippy::needless_range_loop, clippy::neg_cmp_op_on_partial_ord)] // the kernel's loops; NaN
+pub fn sat_obb_aabb(q: &Obb, bx: &Aabb) -> bool {
+    let (a, ax) = (q.half_extents, q.axes);
+    let column = |j: usize| [ax[0][j], ax[1][j], ax[2][j]];
+    let abs_axes = ax.map(|row| row.map(f32::abs));
+    let qa: [f32; 3] = core::array::from_fn(|j| weighted_sum_up(a, column(j).map(f64::from)));
+    let ra: [f32; 3] = core::array::from_fn(|i| {
+        weighted_sum_up(a, core::array::from_fn(|k| dot_f64(ax[k], ax[i])))
+    });
+    let re: [[f32; 3]; 3] = core::array::from_fn(|i| {
+        core::array::from_fn(|j| {
+            weighted_sum_up(a, core::array::from_fn(|k| cross_f64(ax[k], ax[i], j)))
+        })
+    });
+    let margin_q = sat_query_margin(a, 2f32.powi(-20));
+    let d: [f32; 3] =
+        core::array::from_fn(|k| ((bx.min[k] - q.center[k]) + (bx.max[k] - q.center[k])) * 0.5);
+    let b: [f32; 3] = core::array::from_fn(|k| (bx.max[k] - bx.min[k]) * 0.5);
+    let sizes = ((d[0].abs() + d[1].abs()) + d[2].abs()) + ((b[0] + b[1]) + b[2]);
+    let margin = ((sizes * 8.0) * 2f32.powi(-23)) + margin_q;
+    let mut worst = f32::NEG_INFINITY;
+    for k in 0..3 {
+        worst = maxps(worst, d[k].abs() - (qa[k] + b[k]));
+    }
+    for i in 0..3 {
+        worst = maxps(worst, dot3(d, ax[i]).abs() - (ra[i] + dot3(b, abs_axes[i])));
+    }
+    for i in 0..3 {
+        for k in 0..3 {
+            let (k1, k2) = ((k + 1) % 3, (k + 2) % 3);
+            let e = d[k1] * ax[i][k2] - d[k2] * ax[i][k1];
+            let rb = b[k1] * abs_axes[i][k2] + b[k2] * abs_axes[i][k1];
+            worst = maxps(worst, e.abs() - (re[i][k] + rb));
+        }
+    }
+    !(margin < worst)
+}
+
+/// `Obb` vs `Aabbs`: screened; a skewed query runs the box test on its outward bounding box.
+pub fn ref_obb_aabb(q: &Obb, b: &Aabb) -> bool {
+    match obb_query(q) {
+        None => false,
+        Some((q, true)) => sat_obb_aabb(&q, b),
+        Some((q, false)) => {
+            let bb = q.aabb();
+            boxes_overlap(bb.min, bb.max, b.min, b.max)
+        }
+    }
+}
+
 pub fn ref_point_sphere(p: &[f32; 3], s: &Sphere) -> bool {
     point_query_ok(p) && spheres_touch(s.center, s.radius, *p, 0.0, 1.0)
 }
@@ -836,6 +1005,20 @@ macro_rules! for_each_pair {
             Obbs,
             Conservative<Sphere>,
             ref_conservative_sphere_obb
+        );
+        $m!(obbs_obb, Obbs, Obb, ref_obb_obb);
+        $m!(aabbs_obb, Aabbs, Obb, ref_obb_aabb);
+        $m!(
+            conservative_obbs_obb,
+            Obbs,
+            Conservative<Obb>,
+            conservative_is_exact(ref_obb_obb)
+        );
+        $m!(
+            conservative_aabbs_obb,
+            Aabbs,
+            Conservative<Obb>,
+            conservative_is_exact(ref_obb_aabb)
         );
     };
 }

@@ -1,0 +1,285 @@
+//! Oriented box against oriented boxes (`Obb` vs `Obbs`) and against axis-aligned boxes (`Obb` vs
+//! `Aabbs`): the separating-axis test of Gottschalk et al. (Real-Time Rendering 16.13.5), 15 axes,
+//! made **conservative**: an axis proves separation only if its gap exceeds a bound on everything
+//! that the f32 evaluation and the stored axes' orthonormality tolerance can get wrong.
+//!
+//! Notation: query `A` (centre `c_A`, half extents `a`, axis rows `A_i`), primitive `B` (`c_B`,
+//! `b`, `B_j`), `d = c_B - c_A`, `t_i = d . A_i`, `R_ij = A_i . B_j`, indices mod 3,
+//! `i1 = i + 1`, `i2 = i + 2`. Per axis the kernel computes a signed gap `s` (positive = apart):
+//!
+//! ```text
+//! face A_i     s = |t_i| - (a_i + ((b_0 |R_i0| + b_1 |R_i1|) + b_2 |R_i2|))
+//! face B_j     s = |d . B_j| - (((a_0 |R_0j| + a_1 |R_1j|) + a_2 |R_2j|) + b_j)
+//! edge A_i×B_j s = |t_i2 R_i1j - t_i1 R_i2j|
+//!                  - ((a_i1 |R_i2j| + a_i2 |R_i1j|) + (b_j1 |R_ij2| + b_j2 |R_ij1|))
+//! margin         = ((|d|_1 * 8) * 2^-22 + (sum(b) * 8) * 2^-13) + c_q
+//! ball_apart   <=> ((ball_A + sum(b))^2 * (1 + 2^-11)) + 2^-140 < (d_0^2 + d_1^2) + d_2^2
+//! hit          <=> not ball_apart and not (margin < max over the 15 axes of s)
+//! ```
+//!
+//! The bounding-ball rejection comes first (`ball_A = |a|_2 (1 + 1.6e-4)` rounded up, a ball
+//! containing the query; `sum(b)` bounds the primitive's circumradius): it is a valid separation
+//! proof of its own (see `docs/algorithms.md`), so it only removes false positives, and when it
+//! rejects every lane of a block nothing else is computed.
+//!
+//! `c_q = sum(a) 2^-12 + 2^-140` (rounded up, once per query). Dot products are
+//! `(x0 y0 + x1 y1) + x2 y2`; the 15 gaps are combined with `max` in the order above (faces of
+//! `A`, faces of `B`, then edges `i`-major). The margin is `2^-19 |d|_1 + 2^-10 sum(b) + 2^-12
+//! sum(a) + 2^-140`; `docs/algorithms.md` ("Oriented box against oriented boxes") derives that it
+//! bounds the rounding of every gap (about `18 u |d|_1 + 7 u (sum a + sum b)`, `u = 2^-24`), the
+//! orthonormality tolerance of both boxes' axes (up to `9.03e-4 sum(b) + 2.0e-4 sum(a)`: the
+//! edge radii use cofactor identities that hold only for exact rotations) and underflow. The `* 8`
+//! before the exact power-of-two scaling is an overflow guard: when a length is so large that some
+//! intermediate could overflow, the margin becomes `+inf` and nothing is separated. A NaN margin
+//! (overflowing inputs) also separates nothing. So a pair whose boxes meet in real arithmetic is
+//! always reported; a disjoint pair is reported only when every axis's gap is within about twice
+//! the margin.
+//!
+//! Against `Aabbs` the box `B` is exactly axis-aligned, so every `R_ij = A_ij` is a per-query
+//! constant and the radii of `A` are computed once per query in f64 and rounded up (exactly, no
+//! orthonormality assumption). Per lane:
+//!
+//! ```text
+//! d_k = ((lo_k - c_A,k) + (hi_k - c_A,k)) * 0.5       b_k = (hi_k - lo_k) * 0.5
+//! face e_j     s = |d_j| - (qa_j + b_j)                  qa_j = sum_i a_i |A_ij|
+//! face A_i     s = |t_i| - (ra_i + ((b_0 |A_i0| + b_1 |A_i1|) + b_2 |A_i2|))
+//! edge A_i×e_j s = |d_j1 A_ij2 - d_j2 A_ij1| - (re_ij + (b_j1 |A_ij2| + b_j2 |A_ij1|))
+//! margin         = (((|d|_1 + sum(b)) * 8) * 2^-23) + c_q,   c_q = sum(a) 2^-20 + 2^-140
+//! ```
+//!
+//! with `ra_i = sum_k a_k |A_k . A_i|`, `re_ij = sum_k a_k |(A_k × A_i)_j|` (upper bounds), faces
+//! of the world first, then faces of `A`, then edges. Both kernels skip the rest when the axes so
+//! far (and the balls) already separate every lane of the block (the answer is the same): the
+//! `Aabbs` kernel after the world faces and after the six faces, the `Obbs` one after the balls
+//! and after the six faces.
+
+use super::{Cols, Kernel, splat3};
+use crate::lanes::Lanes;
+
+/// `2^-140`: the absolute floor of every margin (covers underflow in the products).
+pub(crate) const MARGIN_FLOOR: f32 = f32::from_bits(1 << 9);
+/// `ObbsVsObb`: `|d|_1 * 8` is scaled by this (`2^-22`, so `2^-19 |d|_1`).
+const OBB_DIST_SCALE: f32 = f32::from_bits((127 - 22) << 23);
+/// `ObbsVsObb`: `sum(b) * 8` is scaled by this (`2^-13`, so `2^-10 sum(b)`).
+const OBB_SIZE_SCALE: f32 = f32::from_bits((127 - 13) << 23);
+/// `ObbsVsObb`: the query's `sum(a)` is scaled by this (`2^-12`) into `c_q`.
+pub(crate) const OBB_QUERY_SCALE: f32 = f32::from_bits((127 - 12) << 23);
+/// `AabbsVsObb`: `(|d|_1 + sum(b)) * 8` is scaled by this (`2^-23`, so `2^-20`).
+const AABB_SCALE: f32 = f32::from_bits((127 - 23) << 23);
+/// `AabbsVsObb`: the query's `sum(a)` is scaled by this (`2^-20`) into `c_q`.
+pub(crate) const AABB_QUERY_SCALE: f32 = f32::from_bits((127 - 20) << 23);
+
+/// An `Obbs` container (columns: centre x, y, z, half extents, axes row by row) against one
+/// oriented box, prepared once per query.
+pub struct ObbsVsObb<'a> {
+    pub(crate) cols: Cols<'a, 15>,
+    /// The query's centre.
+    pub(crate) center: [f32; 3],
+    /// The query's half extents.
+    pub(crate) half: [f32; 3],
+    /// The query's axes (rows).
+    pub(crate) axes: [[f32; 3]; 3],
+    /// `sum(a) 2^-12 + 2^-140` rounded up, or `+inf` (hits everything) when `8 sum(a)` overflows.
+    pub(crate) margin_q: f32,
+    /// `|a|_2 (1 + 1.6e-4)` rounded up: the radius of a ball around the centre that contains the
+    /// query (its axes may be `3 ε` from orthonormal in the largest singular value squared).
+    pub(crate) ball: f32,
+}
+
+/// An `Aabbs` container (columns min x, y, z, max x, y, z) against one oriented box, prepared
+/// once per query.
+pub struct AabbsVsObb<'a> {
+    pub(crate) cols: Cols<'a, 6>,
+    /// The query's centre.
+    pub(crate) center: [f32; 3],
+    /// The query's axes (rows).
+    pub(crate) axes: [[f32; 3]; 3],
+    /// `|A_ij|`.
+    pub(crate) abs_axes: [[f32; 3]; 3],
+    /// Radius of the query on world axis `j`, `sum_i a_i |A_ij|`, rounded up.
+    pub(crate) qa: [f32; 3],
+    /// Radius of the query on its own axis `i`, `sum_k a_k |A_k . A_i|`, rounded up.
+    pub(crate) ra: [f32; 3],
+    /// Radius of the query on the edge axis `A_i × e_j`, `sum_k a_k |(A_k × A_i)_j|`, rounded up.
+    pub(crate) re: [[f32; 3]; 3],
+    /// `sum(a) 2^-20 + 2^-140` rounded up, or `+inf` (hits everything) when `8 sum(a)` overflows.
+    pub(crate) margin_q: f32,
+}
+
+/// `(x.0 * y.0 + x.1 * y.1) + x.2 * y.2`, no fused multiply-add.
+#[inline(always)]
+fn dot3<V: Lanes>(x: [V; 3], y: [V; 3]) -> V {
+    x[0].mul(y[0]).add(x[1].mul(y[1])).add(x[2].mul(y[2]))
+}
+
+/// `(x.0 + x.1) + x.2`.
+#[inline(always)]
+fn sum3<V: Lanes>(x: [V; 3]) -> V {
+    x[0].add(x[1]).add(x[2])
+}
+
+/// `(|x.0| + |x.1|) + |x.2|`.
+#[inline(always)]
+fn norm1<V: Lanes>(x: [V; 3]) -> V {
+    x[0].abs().add(x[1].abs()).add(x[2].abs())
+}
+
+/// Lanes where `margin < worst`: separated. NaN in either compares false (not separated).
+#[inline(always)]
+fn separated<V: Lanes>(margin: V, worst: V) -> u32 {
+    V::bits(margin.lt(worst))
+}
+
+/// `1 + 2^-11`: the bounding-ball rejection's relative widening.
+const BALL_WIDEN: f32 = 1.0 + 1.0 / 2048.0;
+
+/// All `V::N` lane bits set.
+#[inline(always)]
+fn full<V: Lanes>() -> u32 {
+    (1u32 << V::N) - 1
+}
+
+impl Kernel for ObbsVsObb<'_> {
+    #[inline(always)]
+    fn len(&self) -> usize {
+        self.cols.len()
+    }
+
+    #[inline(always)]
+    fn block<V: Lanes>(&self, c: usize, j: usize) -> u32 {
+        let cb = self.cols.load3::<V>(0, c, j);
+        let b = self.cols.load3::<V>(3, c, j);
+        let bx = [
+            self.cols.load3::<V>(6, c, j),
+            self.cols.load3::<V>(9, c, j),
+            self.cols.load3::<V>(12, c, j),
+        ];
+        let ca = splat3::<V>(self.center);
+        let a = splat3::<V>(self.half);
+        let ax = [
+            splat3::<V>(self.axes[0]),
+            splat3::<V>(self.axes[1]),
+            splat3::<V>(self.axes[2]),
+        ];
+        let d = [cb[0].sub(ca[0]), cb[1].sub(ca[1]), cb[2].sub(ca[2])];
+        let sum_b = sum3(b);
+
+        // Bounding balls: apart if |d|^2 > (ball + sum(b))^2 (1 + 2^-11) + 2^-140.
+        let reach = V::splat(self.ball).add(sum_b);
+        let reach2 = reach
+            .mul(reach)
+            .mul(V::splat(BALL_WIDEN))
+            .add(V::splat(MARGIN_FLOOR));
+        let balls_apart = separated(reach2, dot3(d, d));
+        if balls_apart == full::<V>() {
+            return 0;
+        }
+
+        let eight = V::splat(8.0);
+        let dist = norm1(d).mul(eight).mul(V::splat(OBB_DIST_SCALE));
+        let size = sum_b.mul(eight).mul(V::splat(OBB_SIZE_SCALE));
+        let margin = dist.add(size).add(V::splat(self.margin_q));
+
+        let mut r = [[V::splat(0.0); 3]; 3];
+        let mut ar = [[V::splat(0.0); 3]; 3];
+        for i in 0..3 {
+            for k in 0..3 {
+                r[i][k] = dot3(ax[i], bx[k]);
+                ar[i][k] = r[i][k].abs();
+            }
+        }
+        let t = [dot3(d, ax[0]), dot3(d, ax[1]), dot3(d, ax[2])];
+
+        // Faces of A.
+        let mut worst = V::splat(f32::NEG_INFINITY);
+        for i in 0..3 {
+            let rb = dot3(b, ar[i]);
+            let s = t[i].abs().sub(a[i].add(rb));
+            worst = worst.max(s);
+        }
+        // Faces of B.
+        for k in 0..3 {
+            let u = dot3(d, bx[k]);
+            let ra = dot3(a, [ar[0][k], ar[1][k], ar[2][k]]);
+            let s = u.abs().sub(ra.add(b[k]));
+            worst = worst.max(s);
+        }
+        if (separated(margin, worst) | balls_apart) == full::<V>() {
+            return 0;
+        }
+        // Edges A_i × B_k.
+        for i in 0..3 {
+            let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
+            for k in 0..3 {
+                let (k1, k2) = ((k + 1) % 3, (k + 2) % 3);
+                let e = t[i2].mul(r[i1][k]).sub(t[i1].mul(r[i2][k]));
+                let ra = a[i1].mul(ar[i2][k]).add(a[i2].mul(ar[i1][k]));
+                let rb = b[k1].mul(ar[i][k2]).add(b[k2].mul(ar[i][k1]));
+                let s = e.abs().sub(ra.add(rb));
+                worst = worst.max(s);
+            }
+        }
+        (separated(margin, worst) | balls_apart) ^ full::<V>()
+    }
+}
+
+impl Kernel for AabbsVsObb<'_> {
+    #[inline(always)]
+    fn len(&self) -> usize {
+        self.cols.len()
+    }
+
+    #[inline(always)]
+    fn block<V: Lanes>(&self, c: usize, j: usize) -> u32 {
+        let lo = self.cols.load3::<V>(0, c, j);
+        let hi = self.cols.load3::<V>(3, c, j);
+        let ca = splat3::<V>(self.center);
+        let half = V::splat(0.5);
+        let mut d = [V::splat(0.0); 3];
+        let mut b = [V::splat(0.0); 3];
+        for k in 0..3 {
+            d[k] = lo[k].sub(ca[k]).add(hi[k].sub(ca[k])).mul(half);
+            b[k] = hi[k].sub(lo[k]).mul(half);
+        }
+        let sizes = norm1(d).add(sum3(b));
+        let margin = sizes
+            .mul(V::splat(8.0))
+            .mul(V::splat(AABB_SCALE))
+            .add(V::splat(self.margin_q));
+
+        // Faces of the world box.
+        let mut worst = V::splat(f32::NEG_INFINITY);
+        for k in 0..3 {
+            let s = d[k].abs().sub(V::splat(self.qa[k]).add(b[k]));
+            worst = worst.max(s);
+        }
+        if separated(margin, worst) == full::<V>() {
+            return 0;
+        }
+        // Faces of A.
+        for i in 0..3 {
+            let t = dot3(d, splat3(self.axes[i]));
+            let rb = dot3(b, splat3(self.abs_axes[i]));
+            let s = t.abs().sub(V::splat(self.ra[i]).add(rb));
+            worst = worst.max(s);
+        }
+        if separated(margin, worst) == full::<V>() {
+            return 0;
+        }
+        // Edges A_i × e_k.
+        for i in 0..3 {
+            for k in 0..3 {
+                let (k1, k2) = ((k + 1) % 3, (k + 2) % 3);
+                let e = d[k1]
+                    .mul(V::splat(self.axes[i][k2]))
+                    .sub(d[k2].mul(V::splat(self.axes[i][k1])));
+                let rb = b[k1]
+                    .mul(V::splat(self.abs_axes[i][k2]))
+                    .add(b[k2].mul(V::splat(self.abs_axes[i][k1])));
+                let s = e.abs().sub(V::splat(self.re[i][k]).add(rb));
+                worst = worst.max(s);
+            }
+        }
+        separated(margin, worst) ^ full::<V>()
+    }
+}
