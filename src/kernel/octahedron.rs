@@ -49,7 +49,16 @@ pub struct OctahedraVsOctahedron<'a, const EXACT: bool> {
     pub(crate) q_down: [f32; 4],
     /// Prefetch the down half ahead (large containers only, see [`PREFETCH_MIN_LEN`]).
     pub(crate) prefetch_down: bool,
+    /// Chunks left to prefetch: reset to [`HOT_CHUNKS`] whenever a block passes stage 1, so a
+    /// query whose stage 1 almost never passes does not stream the down half for nothing.
+    pub(crate) hot: core::cell::Cell<u32>,
 }
+
+/// How many chunks after a stage-1 pass keep prefetching the down half (see
+/// [`OctahedraVsOctahedron::hot`]). Measured on the project machine: with the AABO readme's very
+/// selective queries (stage 1 passes ~0.05 % of 8-lane blocks) unconditional prefetching doubled
+/// the traffic and halved the speed; at ~1 % hits blocks pass often enough to stay hot.
+const HOT_CHUNKS: u32 = 64;
 
 /// From this many octahedra (1 MiB of columns, about the L2 size) the kernel prefetches the down
 /// half [`PREFETCH_AHEAD_CHUNKS`] chunks ahead. Out of cache, the down half is read for only the
@@ -71,9 +80,13 @@ impl<const EXACT: bool> Kernel for OctahedraVsOctahedron<'_, EXACT> {
     #[inline(always)]
     fn block<V: Lanes>(&self, c: usize, j: usize) -> u32 {
         let q_down = splat4(self.q_down);
-        if self.prefetch_down && j == 0 {
-            for k in 4..8 {
-                self.cols.prefetch(k, c + PREFETCH_AHEAD_CHUNKS);
+        if V::N > 1 && self.prefetch_down && j == 0 {
+            let hot = self.hot.get();
+            if hot > 0 {
+                self.hot.set(hot - 1);
+                for k in 4..8 {
+                    self.cols.prefetch(k, c + PREFETCH_AHEAD_CHUNKS);
+                }
             }
         }
         let up = self.cols.load4::<V>(0, c, j);
@@ -82,6 +95,9 @@ impl<const EXACT: bool> Kernel for OctahedraVsOctahedron<'_, EXACT> {
         // primitive that mispredicts on mixed data, so that tier evaluates every stage.
         if V::N > 1 && V::bits(m1) == 0 {
             return 0;
+        }
+        if V::N > 1 && self.prefetch_down {
+            self.hot.set(HOT_CHUNKS);
         }
         let q_up = splat4(self.q_up);
         let down = self.cols.load4::<V>(4, c, j);

@@ -425,6 +425,7 @@ impl Bind<Octahedra> for [f32; 3] {
             q_up: project_down(p),
             q_down: project_up(p),
             prefetch_down: c.len() >= PREFETCH_MIN_LEN,
+            hot: Default::default(),
         })
     }
 }
@@ -460,6 +461,7 @@ impl Bind<Octahedra> for Octahedron {
             q_up: o.up.min,
             q_down: o.down.max,
             prefetch_down: c.len() >= PREFETCH_MIN_LEN,
+            hot: Default::default(),
         })
     }
 }
@@ -516,6 +518,7 @@ impl Bind<Octahedra> for Conservative<Octahedron> {
             q_up: o.up.min,
             q_down: o.down.max,
             prefetch_down: c.len() >= PREFETCH_MIN_LEN,
+            hot: Default::default(),
         })
     }
 }
