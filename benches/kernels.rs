@@ -108,13 +108,15 @@ fn octahedron_vs_octahedra(c: &mut Criterion) {
     group::<OctahedronVsOctahedra>(c);
 }
 
-fn sphere_vs_obbs(c: &mut Criterion) {
+fn obbs(c: &mut Criterion) {
     group::<common::SphereVsObbs>(c);
+    group::<common::ObbVsObbs>(c);
+    group::<common::ObbVsAabbs>(c);
 }
 
 criterion_group! {
     name = benches;
     config = Criterion::default().without_plots().nresamples(20_000);
-    targets = sphere_vs_aabbs, box_vs_aabbs, downtet_vs_uptets, octahedron_vs_octahedra, sphere_vs_obbs
+    targets = sphere_vs_aabbs, box_vs_aabbs, downtet_vs_uptets, octahedron_vs_octahedra, obbs
 }
 criterion_main!(benches);

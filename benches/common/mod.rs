@@ -102,11 +102,11 @@ pub trait Pair: Sized + 'static {
     /// Human-readable description for the table.
     const WHAT: &'static str;
     /// The primitive stored in the container (its bytes are what a full pass reads).
-    type Prim: bytemuck::Pod;
+    type Prim: bytemuck::Pod + Send;
     /// The container.
-    type Container: Container;
+    type Container: Container + Send;
     /// The query.
-    type Query: Copy + Query<Self::Container>;
+    type Query: Copy + Send + Query<Self::Container>;
     /// Arvo's branchy test, for sphere vs boxes.
     const ARVO: Option<Scalar<Self>> = None;
 
@@ -147,6 +147,17 @@ pub struct DownTetVsUpTets;
 pub struct OctahedronVsOctahedra;
 /// A sphere against `Obbs` (exact).
 pub struct SphereVsObbs;
+/// An oriented box against `Obbs` (conservative separating-axis test).
+pub struct ObbVsObbs;
+/// An oriented box against `Aabbs` (conservative separating-axis test).
+pub struct ObbVsAabbs;
+
+/// The oriented query box of the Obb pairs: a cube of half side `size` around `center`, turned
+/// by a fixed rotation.
+fn obb_query(center: [f32; 3], size: f32) -> Obb {
+    let mut state = 0x0bb0_0bb0_u64;
+    Obb::new(center, [size; 3], rotation_from_bits(&mut state))
+}
 
 fn cube(center: [f32; 3], half: f32) -> Aabb {
     Aabb::new(center.map(|c| c - half), center.map(|c| c + half))
@@ -196,6 +207,40 @@ impl Pair for SphereVsObbs {
     }
     fn query(center: [f32; 3], size: f32) -> Sphere {
         Sphere::new(center, size)
+    }
+}
+
+impl Pair for ObbVsObbs {
+    const NAME: &'static str = "obb_vs_obbs";
+    const WHAT: &'static str = "Obb query vs Obbs (conservative SAT), 60 B per oriented box";
+    type Prim = Obb;
+    type Container = Obbs;
+    type Query = Obb;
+    fn prim(b: &Aabb) -> Obb {
+        SphereVsObbs::prim(b)
+    }
+    fn container(prims: &[Obb]) -> Obbs {
+        SphereVsObbs::container(prims)
+    }
+    fn query(center: [f32; 3], size: f32) -> Obb {
+        obb_query(center, size)
+    }
+}
+
+impl Pair for ObbVsAabbs {
+    const NAME: &'static str = "obb_vs_aabbs";
+    const WHAT: &'static str = "Obb query vs Aabbs (conservative SAT), 24 B per box";
+    type Prim = Aabb;
+    type Container = Aabbs;
+    type Query = Obb;
+    fn prim(b: &Aabb) -> Aabb {
+        *b
+    }
+    fn container(prims: &[Aabb]) -> Aabbs {
+        Aabbs::from_slice(prims).expect("generated boxes are valid")
+    }
+    fn query(center: [f32; 3], size: f32) -> Obb {
+        obb_query(center, size)
     }
 }
 
@@ -345,21 +390,38 @@ impl<P: Pair> Workload<P> {
             sizes: [Vec::new(), Vec::new()],
             cols: Vec::with_capacity(SETS),
         };
-        for set in 0..SETS {
-            let prims: Vec<P::Prim> = gen_boxes(n, set).iter().map(P::prim).collect();
-            let container = P::container(&prims);
-            let pinned = P::pin(&container, Backend::best());
-            for (d, &(_, target)) in DENSITIES.iter().enumerate() {
-                let center = gen_center(n, set, d);
-                let (size, hits) = calibrate::<P>(pinned, n, center, target);
-                w.queries[d].push(P::query(center, size));
-                w.hits[d].push(hits);
-                w.sizes[d].push(size);
+        // The sets are independent: build them on every core (generation only; nothing here is
+        // timed), then store them in order.
+        let threads = std::thread::available_parallelism()
+            .map_or(1, |t| t.get())
+            .min(SETS);
+        let built: Vec<BuiltSet<P>> = std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..threads)
+                .map(|t| {
+                    scope.spawn(move || {
+                        (t..SETS)
+                            .step_by(threads)
+                            .map(|set| (set, build_set::<P>(n, set)))
+                            .collect::<Vec<_>>()
+                    })
+                })
+                .collect();
+            let mut all: Vec<(usize, BuiltSet<P>)> = handles
+                .into_iter()
+                .flat_map(|h| h.join().expect("data generation does not panic"))
+                .collect();
+            all.sort_by_key(|(set, _)| *set);
+            all.into_iter().map(|(_, b)| b).collect()
+        });
+        for b in built {
+            for d in 0..DENSITIES.len() {
+                w.queries[d].push(b.queries[d]);
+                w.hits[d].push(b.hits[d]);
+                w.sizes[d].push(b.sizes[d]);
             }
-            let k = size_of::<P::Prim>() / size_of::<f32>();
-            w.cols.push(to_columns(bytemuck::cast_slice(&prims), k));
-            w.aos.push(prims);
-            w.sets.push(container);
+            w.cols.push(b.cols);
+            w.aos.push(b.prims);
+            w.sets.push(b.container);
         }
         w
     }
@@ -393,16 +455,66 @@ impl<P: Pair> Workload<P> {
     }
 }
 
-/// The smallest query size (by bisection) hitting at least `target` of the container, and its hits.
+/// One generated data set with its calibrated queries.
+struct BuiltSet<P: Pair> {
+    prims: Vec<P::Prim>,
+    container: P::Container,
+    cols: Vec<Vec<Line>>,
+    queries: [P::Query; 2],
+    hits: [usize; 2],
+    sizes: [f32; 2],
+}
+
+/// Generates data set `set` of `n` primitives and calibrates its queries.
+fn build_set<P: Pair>(n: usize, set: usize) -> BuiltSet<P> {
+    let prims: Vec<P::Prim> = gen_boxes(n, set).iter().map(P::prim).collect();
+    let container = P::container(&prims);
+    let pinned = P::pin(&container, Backend::best());
+    // A coarse size from a prefix (the boxes are in random order), refined on the whole set: a
+    // few passes over a large set instead of fifty.
+    let prefix_len = n.min(CALIBRATION_PREFIX);
+    let prefix = P::container(&prims[..prefix_len]);
+    let prefix = P::pin(&prefix, Backend::best());
+    let mut queries = Vec::new();
+    let (mut hits, mut sizes) = ([0; 2], [0.0; 2]);
+    for (d, &(_, target)) in DENSITIES.iter().enumerate() {
+        let center = gen_center(n, set, d);
+        let (mut size, mut h) =
+            calibrate::<P>(prefix, prefix_len, center, target, (0.0, 1000.0), 48);
+        if prefix_len < n {
+            (size, h) = calibrate::<P>(pinned, n, center, target, (0.8 * size, 1.25 * size), 14);
+        }
+        queries.push(P::query(center, size));
+        hits[d] = h;
+        sizes[d] = size;
+    }
+    let k = size_of::<P::Prim>() / size_of::<f32>();
+    BuiltSet {
+        cols: to_columns(bytemuck::cast_slice(&prims), k),
+        queries: [queries[0], queries[1]],
+        hits,
+        sizes,
+        prims,
+        container,
+    }
+}
+
+/// Calibration bisects on the first this many primitives first.
+const CALIBRATION_PREFIX: usize = 1 << 16;
+
+/// The query size (by bisection within `range`, `steps` halvings) whose hits are closest to
+/// `target` of the container, and its hits.
 fn calibrate<P: Pair>(
     p: Pinned<'_, P::Container>,
     n: usize,
     center: [f32; 3],
     target: f64,
+    range: (f32, f32),
+    steps: usize,
 ) -> (f32, usize) {
     let want = (target * n as f64).round().max(1.0) as usize;
-    let (mut lo, mut hi) = (0.0f32, 1000.0f32);
-    for _ in 0..48 {
+    let (mut lo, mut hi) = range;
+    for _ in 0..steps {
         let mid = 0.5 * (lo + hi);
         if mid <= lo || mid >= hi {
             break;
@@ -500,7 +612,9 @@ pub fn plain_sum_columns(cols: &[Vec<Line>]) -> f32 {
         4 => sum_cols::<4>(cols),
         6 => sum_cols::<6>(cols),
         8 => sum_cols::<8>(cols),
+        10 => sum_cols::<10>(cols),
         15 => sum_cols::<15>(cols),
+        19 => sum_cols::<19>(cols),
         _ => cols
             .iter()
             .map(|c| plain_sum(bytemuck::cast_slice(c)))

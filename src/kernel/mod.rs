@@ -146,11 +146,24 @@ const WINDOW_CHUNKS: usize = 64;
 /// Hit bits of one 16-lane chunk: bit `i` = lane `i`, assembled from its `16 / V::N` blocks.
 #[inline(always)]
 fn chunk_bits<V: Lanes, K: Kernel>(kernel: &K, chunk: usize) -> u32 {
-    let mut bits = 0;
-    for j in 0..Chunk::LANES / V::N {
-        bits |= kernel.block::<V>(chunk, j) << (j * V::N);
+    // Written out for the 8- and 4-lane tiers: LLVM leaves a two-iteration loop rolled when the
+    // kernel's rare path is large (the exact octahedron test), and then spills the query's
+    // registers; unrolled, the exact test runs as fast as the conservative one.
+    match Chunk::LANES / V::N {
+        2 => kernel.block::<V>(chunk, 0) | kernel.block::<V>(chunk, 1) << V::N,
+        4 => {
+            (kernel.block::<V>(chunk, 0) | kernel.block::<V>(chunk, 1) << V::N)
+                | (kernel.block::<V>(chunk, 2) << (2 * V::N)
+                    | kernel.block::<V>(chunk, 3) << (3 * V::N))
+        }
+        blocks => {
+            let mut bits = 0;
+            for j in 0..blocks {
+                bits |= kernel.block::<V>(chunk, j) << (j * V::N);
+            }
+            bits
+        }
     }
-    bits
 }
 
 /// The one loop every query runs: all full chunks, then the last chunk with its padding lanes
