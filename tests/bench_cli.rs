@@ -124,6 +124,45 @@ fn larsson_tables_have_their_shape_and_brute_force_counts() {
 }
 
 #[test]
+fn aabo_table_counts_equal_brute_force() {
+    let out = run(&[
+        "--table", "aabo", "--n", "3000", "--quick", "--rounds", "1", "--quiet", "--format", "csv",
+    ]);
+    let t = tables(&out);
+    let rows = &t["aabo"];
+    let head = &rows[0];
+    let col = |name: &str| {
+        head.iter()
+            .position(|c| c == name)
+            .unwrap_or_else(|| panic!("no column {name}"))
+    };
+    let (accepts, brute) = (col("accepts"), col("brute force accepts"));
+    let (s1, s2) = (col("partial (stage 1)"), col("partial (stage 2)"));
+    let backends = bvlanes::Backend::available().len();
+    // 4 box strategies + AABO + exact AABO + Tetrahedron, per backend.
+    assert_eq!(rows.len() - 1, 7 * backends);
+    let mut box_accepts = None;
+    for r in &rows[1..] {
+        assert_eq!(r[accepts], r[brute], "{r:?}");
+        let a = num(&r[accepts]);
+        // Stage counts never increase along the stages.
+        let stages: Vec<f64> = [s1, s2]
+            .iter()
+            .filter(|&&c| !r[c].is_empty())
+            .map(|&c| num(&r[c]))
+            .chain([a])
+            .collect();
+        assert!(stages.windows(2).all(|w| w[0] >= w[1]), "{r:?}");
+        // Every box strategy gives the same answer.
+        if r[1].starts_with("AABB") || r[1].starts_with("7-Sided") {
+            assert_eq!(*box_accepts.get_or_insert(a), a, "{r:?}");
+        }
+    }
+    // The 100 queries are objects themselves: every one hits at least itself.
+    assert!(box_accepts.unwrap() >= 100.0);
+}
+
+#[test]
 fn limit_table_and_output_files() {
     let dir = std::env::temp_dir().join(format!("bvlanes-bench-smoke-{}", std::process::id()));
     let out = run(&[
