@@ -253,7 +253,13 @@ fn rotation_from_bits(state: &mut u64) -> [[f32; 3]; 3] {
         z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
         ((z ^ (z >> 31)) >> 11) as f64 / (1u64 << 53) as f64
     };
-    let (u1, u2, u3) = (next(), next(), next());
+    rotation_from_uniforms([next(), next(), next()])
+}
+
+/// The rotation of Shoemake's unit quaternion for three numbers uniform in `[0, 1)` (uniform
+/// over rotations when they are), as three orthonormal rows rounded to f32 (orthonormal to about
+/// 1e-7).
+pub fn rotation_from_uniforms([u1, u2, u3]: [f64; 3]) -> [[f32; 3]; 3] {
     let tau = std::f64::consts::TAU;
     let (a, b) = ((1.0 - u1).sqrt(), u1.sqrt());
     let (x, y) = (a * (tau * u2).sin(), a * (tau * u2).cos());

@@ -33,34 +33,7 @@ pub fn in_unit_ball(rng: &mut Xoshiro256PlusPlus) -> [f64; 3] {
     }
 }
 
-/// A uniformly random rotation (Shoemake's unit quaternion), as three orthonormal rows rounded
-/// to f32 (orthonormal to about 1e-7).
+/// A uniformly random rotation, as three orthonormal rows rounded to f32.
 pub fn rotation(rng: &mut Xoshiro256PlusPlus) -> [[f32; 3]; 3] {
-    use std::f64::consts::TAU;
-    let (u1, u2, u3) = (unit(rng), unit(rng), unit(rng));
-    let (a, b) = ((1.0 - u1).sqrt(), u1.sqrt());
-    let (x, y, z, w) = (
-        a * (TAU * u2).sin(),
-        a * (TAU * u2).cos(),
-        b * (TAU * u3).sin(),
-        b * (TAU * u3).cos(),
-    );
-    let m = [
-        [
-            1.0 - 2.0 * (y * y + z * z),
-            2.0 * (x * y - z * w),
-            2.0 * (x * z + y * w),
-        ],
-        [
-            2.0 * (x * y + z * w),
-            1.0 - 2.0 * (x * x + z * z),
-            2.0 * (y * z - x * w),
-        ],
-        [
-            2.0 * (x * z - y * w),
-            2.0 * (y * z + x * w),
-            1.0 - 2.0 * (x * x + y * y),
-        ],
-    ];
-    m.map(|row| row.map(|v| v as f32))
+    crate::common::rotation_from_uniforms([unit(rng), unit(rng), unit(rng)])
 }
