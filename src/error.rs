@@ -69,6 +69,11 @@ pub enum BvError {
     CapacityExceeded,
     /// A bounding volume was asked for an empty set of points.
     NoPoints,
+    /// A cluster grid with a zero dimension, or with more than `u32::MAX` cells.
+    GridDims {
+        /// The dimensions asked for.
+        dims: [u32; 3],
+    },
 }
 
 impl fmt::Display for BvError {
@@ -108,6 +113,10 @@ impl fmt::Display for BvError {
                 write!(f, "a container holds at most u32::MAX primitives")
             }
             BvError::NoPoints => write!(f, "a bounding volume needs at least one point"),
+            BvError::GridDims { dims } => write!(
+                f,
+                "a cluster grid of {dims:?} cells: every dimension must be at least 1 and the product at most u32::MAX"
+            ),
         }
     }
 }

@@ -70,6 +70,7 @@
 #![warn(missing_docs)]
 
 mod backend;
+pub mod cull;
 mod error;
 mod kernel;
 mod lanes;

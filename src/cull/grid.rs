@@ -1,0 +1,286 @@
+//! [`ClusterGrid`]: the cells lights are assigned to, and the assignment itself.
+
+use super::output::{LightLists, LightMasks};
+use crate::{Aabb, Aabbs, Backend, BvError, Spheres};
+
+/// How a uniform grid numbers its cells.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum CellOrder {
+    /// `index = (x * dims_y + y) * dims_z + z`: z fastest, as Bevy's clusters.
+    #[default]
+    ZFastest,
+    /// `index = (z * dims_y + y) * dims_x + x`: x fastest, as a 3-D texture.
+    XFastest,
+}
+
+/// The cells of a cluster grid, and the assignment of lights to them.
+///
+/// * [`ClusterGrid::uniform`]: `dims` equal boxes tiling a bounding box; lights are assigned by
+///   walking only the cells near each light (its candidate range per axis), not every cell.
+/// * [`ClusterGrid::from_cells`]: any boxes; each light runs the batched sphere query over all
+///   cells.
+///
+/// In both, a light is listed in a cell iff the sphere meets the cell's box (touching counts),
+/// decided by the crate's exact sphere-box test, so the result equals `cells().hits(&light)` for
+/// every light, whatever the backend.
+#[derive(Clone, Debug)]
+pub struct ClusterGrid {
+    kind: Kind,
+    order: CellOrder,
+    backend: Backend,
+}
+
+#[derive(Clone, Debug)]
+enum Kind {
+    /// Cell `(x, y, z)` is `[b[0][x], b[0][x + 1]] x [b[1][y], b[1][y + 1]] x [b[2][z], b[2][z + 1]]`.
+    Uniform {
+        dims: [u32; 3],
+        bounds: [Vec<f32>; 3],
+    },
+    Cells(Aabbs),
+}
+
+impl ClusterGrid {
+    /// `dims[0] x dims[1] x dims[2]` equal cells tiling `bounds`. The cell boundaries along each
+    /// axis are `min + (max - min) * i / dims` computed in f64 and rounded to nearest f32 (the
+    /// first and last are `min` and `max` exactly), shared by neighbouring cells.
+    ///
+    /// # Errors
+    /// [`BvError::NonFinite`] or [`BvError::Inverted`] (index 0) for bad `bounds`;
+    /// [`BvError::GridDims`] if a dimension is zero or there are more than `u32::MAX` cells.
+    pub fn uniform(bounds: Aabb, dims: [u32; 3]) -> Result<ClusterGrid, BvError> {
+        if !bounds.min.iter().chain(&bounds.max).all(|v| v.is_finite()) {
+            return Err(BvError::NonFinite { index: 0 });
+        }
+        if (0..3).any(|a| bounds.min[a] > bounds.max[a]) {
+            return Err(BvError::Inverted { index: 0 });
+        }
+        let cells = dims.iter().map(|&d| u64::from(d)).product::<u64>();
+        if dims.contains(&0) || cells > u64::from(u32::MAX) {
+            return Err(BvError::GridDims { dims });
+        }
+        let axis = |a: usize| -> Vec<f32> {
+            let (lo, hi, d) = (f64::from(bounds.min[a]), f64::from(bounds.max[a]), dims[a]);
+            (0..=d)
+                .map(|i| match i {
+                    0 => bounds.min[a],
+                    i if i == d => bounds.max[a],
+                    i => (lo + (hi - lo) * f64::from(i) / f64::from(d)) as f32,
+                })
+                .collect()
+        };
+        Ok(ClusterGrid {
+            kind: Kind::Uniform {
+                dims,
+                bounds: [axis(0), axis(1), axis(2)],
+            },
+            order: CellOrder::default(),
+            backend: Backend::detect(),
+        })
+    }
+
+    /// A grid of arbitrary cells: cell `i` is `cells[i]`.
+    #[must_use]
+    pub fn from_cells(cells: Aabbs) -> ClusterGrid {
+        ClusterGrid {
+            kind: Kind::Cells(cells),
+            order: CellOrder::default(),
+            backend: Backend::detect(),
+        }
+    }
+
+    /// The same grid numbering its cells in `order` (uniform grids; cells given by
+    /// [`from_cells`](Self::from_cells) keep their own order).
+    #[must_use]
+    pub fn with_order(mut self, order: CellOrder) -> ClusterGrid {
+        self.order = order;
+        self
+    }
+
+    /// The same grid running its batched tests on `backend` (the result does not change).
+    ///
+    /// # Errors
+    /// [`BvError::BackendUnavailable`] if this CPU lacks it.
+    pub fn with_backend(mut self, backend: Backend) -> Result<ClusterGrid, BvError> {
+        self.backend = backend.check()?;
+        Ok(self)
+    }
+
+    /// Number of cells.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        match &self.kind {
+            Kind::Uniform { dims, .. } => dims.iter().map(|&d| d as usize).product(),
+            Kind::Cells(c) => c.len(),
+        }
+    }
+
+    /// Whether the grid has no cells (only a [`from_cells`](Self::from_cells) grid can).
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The dimensions of a uniform grid.
+    #[must_use]
+    pub fn dims(&self) -> Option<[u32; 3]> {
+        match &self.kind {
+            Kind::Uniform { dims, .. } => Some(*dims),
+            Kind::Cells(_) => None,
+        }
+    }
+
+    /// The index of cell `(x, y, z)` of a uniform grid in its [`CellOrder`]; `None` outside the
+    /// grid or for a [`from_cells`](Self::from_cells) grid.
+    #[must_use]
+    pub fn cell_index(&self, [x, y, z]: [u32; 3]) -> Option<usize> {
+        let dims = self.dims()?;
+        (x < dims[0] && y < dims[1] && z < dims[2]).then(|| self.index(dims, x, y, z) as usize)
+    }
+
+    fn index(&self, d: [u32; 3], x: u32, y: u32, z: u32) -> u32 {
+        match self.order {
+            CellOrder::ZFastest => (x * d[1] + y) * d[2] + z,
+            CellOrder::XFastest => (z * d[1] + y) * d[0] + x,
+        }
+    }
+
+    /// Cell `index`'s box.
+    #[must_use]
+    pub fn cell(&self, index: usize) -> Option<Aabb> {
+        match &self.kind {
+            Kind::Cells(c) => c.get(index),
+            Kind::Uniform { dims, bounds } => {
+                if index >= self.len() {
+                    return None;
+                }
+                let i = index as u32;
+                let (x, y, z) = match self.order {
+                    CellOrder::ZFastest => {
+                        (i / (dims[1] * dims[2]), i / dims[2] % dims[1], i % dims[2])
+                    }
+                    CellOrder::XFastest => {
+                        (i % dims[0], i / dims[0] % dims[1], i / (dims[0] * dims[1]))
+                    }
+                };
+                let (x, y, z) = (x as usize, y as usize, z as usize);
+                Some(Aabb::new(
+                    [bounds[0][x], bounds[1][y], bounds[2][z]],
+                    [bounds[0][x + 1], bounds[1][y + 1], bounds[2][z + 1]],
+                ))
+            }
+        }
+    }
+
+    /// Every cell's box, in index order (what [`assign`](Self::assign) is defined against).
+    #[must_use]
+    pub fn cells(&self) -> Aabbs {
+        match &self.kind {
+            Kind::Cells(c) => c.clone(),
+            Kind::Uniform { .. } => {
+                let boxes: Vec<Aabb> = (0..self.len())
+                    .map(|i| self.cell(i).expect("index below len"))
+                    .collect();
+                Aabbs::from_slice(&boxes).expect("cells of a valid grid are valid boxes")
+            }
+        }
+    }
+
+    /// The lights of every cell, as CSR lists (light indices ascending within a cell).
+    #[must_use]
+    pub fn assign(&self, lights: &Spheres) -> LightLists {
+        let mut pairs: Vec<(u32, u32)> = Vec::new();
+        self.for_each_hit(lights, |cell, light| pairs.push((cell, light)));
+        LightLists::from_pairs(self.len(), &pairs)
+    }
+
+    /// One bitset of lights per cell, written into `masks` (resized to this grid and light count,
+    /// reusing its allocation): bit `l % 32` of word `l / 32` of cell `c` is set iff light `l`
+    /// meets cell `c`.
+    pub fn assign_masks(&self, lights: &Spheres, masks: &mut LightMasks) {
+        masks.reset(self.len(), lights.len());
+        self.for_each_hit(lights, |cell, light| masks.set(cell, light));
+    }
+
+    /// Calls `hit(cell, light)` for every light meeting a cell, lights ascending.
+    fn for_each_hit(&self, lights: &Spheres, mut hit: impl FnMut(u32, u32)) {
+        match &self.kind {
+            Kind::Cells(cells) => {
+                let pinned = cells
+                    .with_backend(self.backend)
+                    .expect("the grid's backend was checked");
+                let mut out = Vec::new();
+                for (l, light) in lights.iter().enumerate() {
+                    out.clear();
+                    pinned.extend_hits(&light, &mut out);
+                    for &c in &out {
+                        hit(c, l as u32);
+                    }
+                }
+            }
+            Kind::Uniform { dims, bounds } => {
+                let mut e2: [Vec<f32>; 3] = Default::default();
+                for (l, light) in lights.iter().enumerate() {
+                    let r2 = light.radius * light.radius;
+                    let mut first = [0u32; 3];
+                    for a in 0..3 {
+                        first[a] = axis_candidates(&bounds[a], light.center[a], r2, &mut e2[a]);
+                    }
+                    for (k, &ez) in e2[2].iter().enumerate() {
+                        for (j, &ey) in e2[1].iter().enumerate() {
+                            for (i, &ex) in e2[0].iter().enumerate() {
+                                // The exact test's own order: (ex^2 + ey^2) + ez^2 <= r^2.
+                                if (ex + ey) + ez <= r2 {
+                                    let (x, y, z) = (
+                                        first[0] + i as u32,
+                                        first[1] + j as u32,
+                                        first[2] + k as u32,
+                                    );
+                                    hit(self.index(*dims, x, y, z), l as u32);
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The squared distance along one axis from `c` to the slab `[lo, hi]`, as the sphere-box kernel
+/// evaluates it: `e = c - min(max(c, lo), hi)` (x86 operand order, no NaN here), then `e * e`.
+#[inline]
+fn axis_e2(c: f32, lo: f32, hi: f32) -> f32 {
+    let m = if c > lo { c } else { lo };
+    let m = if m < hi { m } else { hi };
+    let e = c - m;
+    e * e
+}
+
+/// The cells along one axis whose squared slab distance is at most `r2` (a contiguous run: the
+/// distance falls towards the centre's cell and rises away from it); fills `e2` with their
+/// squared distances and returns the first one's index. Cells outside the run cannot meet the
+/// light: the full test adds non-negative terms to this one.
+fn axis_candidates(b: &[f32], c: f32, r2: f32, e2: &mut Vec<f32>) -> u32 {
+    e2.clear();
+    let cells = b.len() - 1;
+    // The cell holding `c`, clamped into the grid.
+    let mut first = b
+        .partition_point(|&v| v <= c)
+        .saturating_sub(1)
+        .min(cells - 1);
+    let d = |i: usize| axis_e2(c, b[i], b[i + 1]);
+    while first > 0 && d(first - 1) <= r2 {
+        first -= 1;
+    }
+    let mut i = first;
+    while i < cells {
+        let v = d(i);
+        if v > r2 {
+            break;
+        }
+        e2.push(v);
+        i += 1;
+    }
+    first as u32
+}

@@ -1,0 +1,294 @@
+//! Light assignment (`bvlanes::cull`) against the brute force it is defined by: every light
+//! queried against every cell with the crate's exact sphere-box test, on every backend.
+
+mod common;
+
+use bvlanes::cull::{CellOrder, ClusterGrid, LightLists, LightMasks};
+use bvlanes::{Aabb, Aabbs, Backend, BvError, Sphere, Spheres};
+use common::TestRng;
+
+/// The lists the brute force gives: for each light, `cells.hits(light)` on backend `b`.
+fn brute(cells: &Aabbs, lights: &Spheres, b: Backend) -> Vec<Vec<u32>> {
+    let mut per_cell = vec![Vec::new(); cells.len()];
+    let pinned = cells.with_backend(b).unwrap();
+    for (l, light) in lights.iter().enumerate() {
+        for c in pinned.hits(&light) {
+            per_cell[c as usize].push(l as u32);
+        }
+    }
+    per_cell
+}
+
+/// Checks `assign` and `assign_masks` of `grid` on every backend against the brute force.
+fn check(grid: &ClusterGrid, lights: &Spheres, what: &str) {
+    let cells = grid.cells();
+    assert_eq!(cells.len(), grid.len());
+    let want = brute(&cells, lights, Backend::Scalar);
+    let mut masks = LightMasks::new();
+    for &b in Backend::available() {
+        assert_eq!(brute(&cells, lights, b), want, "{what}: brute force on {b}");
+        let g = grid.clone().with_backend(b).unwrap();
+        let lists = g.assign(lights);
+        assert_eq!(lists.cells(), grid.len(), "{what}");
+        assert_eq!(lists.offsets.first(), Some(&0), "{what}");
+        for (c, w) in want.iter().enumerate() {
+            assert_eq!(lists.cell(c), &w[..], "{what}: cell {c} on {b}");
+        }
+        assert_eq!(
+            lists.indices.len(),
+            want.iter().map(Vec::len).sum::<usize>()
+        );
+        g.assign_masks(lights, &mut masks);
+        assert_eq!(masks.words_per_cell(), lights.len().div_ceil(32));
+        assert_eq!(masks.words().len(), grid.len() * masks.words_per_cell());
+        for (c, w) in want.iter().enumerate() {
+            let from_mask: Vec<u32> = (0..lights.len())
+                .filter(|&l| masks.contains(c, l))
+                .map(|l| l as u32)
+                .collect();
+            assert_eq!(&from_mask, w, "{what}: mask of cell {c} on {b}");
+        }
+    }
+}
+
+fn random_lights(rng: &mut TestRng, n: usize, around: Aabb, max_r: f32) -> Spheres {
+    let lights: Vec<Sphere> = (0..n)
+        .map(|_| {
+            let c = [0, 1, 2].map(|a| {
+                let (lo, hi) = (f64::from(around.min[a]), f64::from(around.max[a]));
+                let pad = (hi - lo) * 0.2;
+                let t = f64::from(rng.unit());
+                let v = (lo - pad) + (hi - lo + 2.0 * pad) * t;
+                v.clamp(-3e38, 3e38) as f32
+            });
+            let r = if rng.chance(0.1) {
+                0.0
+            } else {
+                rng.range(0.0, max_r)
+            };
+            Sphere::new(c, r)
+        })
+        .collect();
+    Spheres::from_slice(&lights).unwrap()
+}
+
+#[test]
+fn uniform_grids_equal_the_brute_force() {
+    let mut rng = TestRng::named(1, "uniform");
+    for round in 0..40 {
+        let dims = [
+            1 + rng.below(9) as u32,
+            1 + rng.below(7) as u32,
+            1 + rng.below(11) as u32,
+        ];
+        let min = [rng.sym(50.0), rng.sym(50.0), rng.sym(50.0)];
+        let size = [0, 1, 2].map(|_| rng.range(0.5, 40.0));
+        let bounds = Aabb::new(min, [0, 1, 2].map(|a| min[a] + size[a]));
+        let order = if round % 2 == 0 {
+            CellOrder::ZFastest
+        } else {
+            CellOrder::XFastest
+        };
+        let grid = ClusterGrid::uniform(bounds, dims)
+            .unwrap()
+            .with_order(order);
+        let count = rng.below(80);
+        let lights = random_lights(&mut rng, count, bounds, size[0].max(size[1]) / 3.0);
+        check(
+            &grid,
+            &lights,
+            &format!("round {round}, dims {dims:?}, {order:?}"),
+        );
+    }
+}
+
+#[test]
+fn lights_on_faces_edges_and_corners() {
+    // Unit cells: boundaries at integers, exactly representable.
+    let bounds = Aabb::new([0.0; 3], [4.0, 3.0, 2.0]);
+    let grid = ClusterGrid::uniform(bounds, [4, 3, 2]).unwrap();
+    let mut lights = Vec::new();
+    for x in 0..=8 {
+        for y in 0..=6 {
+            for z in 0..=4 {
+                let c = [x as f32 * 0.5, y as f32 * 0.5, z as f32 * 0.5];
+                for r in [0.0, 0.5, 1e-7, 1.0, 1.5] {
+                    lights.push(Sphere::new(c, r));
+                }
+            }
+        }
+    }
+    // Touching a face from outside, exactly, and just not.
+    lights.push(Sphere::new([-1.0, 1.5, 1.0], 1.0));
+    lights.push(Sphere::new([-1.0, 1.5, 1.0], 1.0f32.next_down()));
+    lights.push(Sphere::new([5.0, 4.0, 3.0], 3f32.sqrt()));
+    lights.push(Sphere::new([-0.0, -0.0, -0.0], 0.0));
+    let lights = Spheres::from_slice(&lights).unwrap();
+    check(&grid, &lights, "faces, edges, corners");
+    let lists = grid.assign(&lights);
+    // A light touching the face x = 0 from outside is in the cells of that face.
+    let touching = (lights.len() - 4) as u32;
+    let in_face: Vec<usize> = (0..grid.len())
+        .filter(|&c| lists.cell(c).contains(&touching))
+        .collect();
+    assert_eq!(
+        in_face,
+        [
+            grid.cell_index([0, 1, 0]).unwrap(),
+            grid.cell_index([0, 1, 1]).unwrap()
+        ]
+    );
+    assert!((0..grid.len()).all(|c| !lists.cell(c).contains(&(touching + 1))));
+}
+
+#[test]
+fn degenerate_grids_and_light_sets() {
+    let mut rng = TestRng::named(2, "degenerate");
+    // One cell; a flat grid (zero thickness on y); empty light list; huge lights.
+    let one = ClusterGrid::uniform(Aabb::new([0.0; 3], [1.0; 3]), [1, 1, 1]).unwrap();
+    let flat =
+        ClusterGrid::uniform(Aabb::new([0.0, 2.0, 0.0], [3.0, 2.0, 3.0]), [3, 5, 3]).unwrap();
+    let tiny = ClusterGrid::uniform(Aabb::new([1e-30; 3], [2e-30; 3]), [3, 3, 3]).unwrap();
+    let huge = ClusterGrid::uniform(Aabb::new([-3e38; 3], [3e38; 3]), [4, 4, 4]).unwrap();
+    for (grid, name) in [(one, "one"), (flat, "flat"), (tiny, "tiny"), (huge, "huge")] {
+        check(&grid, &Spheres::new(), &format!("{name}, no lights"));
+        let b = grid.cell(0).unwrap();
+        let around = Aabb::new(b.min, grid.cell(grid.len() - 1).unwrap().max);
+        let mut lights = random_lights(&mut rng, 50, around, 1.0);
+        lights
+            .push(Sphere::new([0.0; 3], Sphere::MAX_RADIUS))
+            .unwrap();
+        lights.push(Sphere::new([1e30, -1e30, 0.0], 0.0)).unwrap();
+        check(&grid, &lights, name);
+    }
+}
+
+#[test]
+fn from_cells_grids_equal_the_brute_force() {
+    let mut rng = TestRng::named(3, "cells");
+    for n in [0usize, 1, 15, 16, 17, 100] {
+        let boxes: Vec<Aabb> = (0..n)
+            .map(|_| {
+                let c = rng.near([0.0; 3], 10.0);
+                let h = [0, 1, 2].map(|_| rng.range(0.0, 3.0));
+                Aabb::new(
+                    [0, 1, 2].map(|a| c[a] - h[a]),
+                    [0, 1, 2].map(|a| c[a] + h[a]),
+                )
+            })
+            .collect();
+        let grid = ClusterGrid::from_cells(Aabbs::from_slice(&boxes).unwrap());
+        let lights = random_lights(&mut rng, 70, Aabb::new([-10.0; 3], [10.0; 3]), 4.0);
+        check(&grid, &lights, &format!("{n} cells"));
+        assert_eq!(grid.dims(), None);
+        assert_eq!(grid.cell_index([0, 0, 0]), None);
+    }
+}
+
+#[test]
+fn cell_numbering() {
+    let bounds = Aabb::new([0.0; 3], [2.0, 3.0, 4.0]);
+    let z = ClusterGrid::uniform(bounds, [2, 3, 4]).unwrap();
+    let x = z.clone().with_order(CellOrder::XFastest);
+    assert_eq!(z.cell_index([0, 0, 1]), Some(1));
+    assert_eq!(z.cell_index([0, 1, 0]), Some(4));
+    assert_eq!(z.cell_index([1, 0, 0]), Some(12));
+    assert_eq!(x.cell_index([1, 0, 0]), Some(1));
+    assert_eq!(x.cell_index([0, 1, 0]), Some(2));
+    assert_eq!(x.cell_index([0, 0, 1]), Some(6));
+    assert_eq!(z.cell_index([2, 0, 0]), None);
+    for g in [&z, &x] {
+        for xi in 0..2u32 {
+            for yi in 0..3u32 {
+                for zi in 0..4u32 {
+                    let c = g.cell(g.cell_index([xi, yi, zi]).unwrap()).unwrap();
+                    assert_eq!(c.min, [xi as f32, yi as f32, zi as f32]);
+                    assert_eq!(c.max, [xi as f32 + 1.0, yi as f32 + 1.0, zi as f32 + 1.0]);
+                }
+            }
+        }
+        assert_eq!(g.cell(24), None);
+    }
+    // Neighbouring cells share their boundary exactly, and the grid spans the bounds exactly.
+    let odd = ClusterGrid::uniform(Aabb::new([0.1; 3], [0.7, 1.3, 9.9]), [7, 3, 13]).unwrap();
+    let cells = odd.cells();
+    assert_eq!(cells.get(0).unwrap().min, [0.1; 3]);
+    assert_eq!(cells.get(odd.len() - 1).unwrap().max, [0.7, 1.3, 9.9]);
+    for zi in 0..12 {
+        let a = odd.cell(odd.cell_index([0, 0, zi]).unwrap()).unwrap();
+        let b = odd.cell(odd.cell_index([0, 0, zi + 1]).unwrap()).unwrap();
+        assert_eq!(a.max[2], b.min[2]);
+        assert!(a.min[2] < a.max[2]);
+    }
+}
+
+#[test]
+fn outputs_are_plain_u32_slices() {
+    let grid = ClusterGrid::uniform(Aabb::new([0.0; 3], [2.0; 3]), [2, 2, 2]).unwrap();
+    let lights =
+        Spheres::from_slice(&[Sphere::new([0.5; 3], 0.1), Sphere::new([1.0; 3], 0.1)]).unwrap();
+    let lists: LightLists = grid.assign(&lights);
+    let bytes: &[u8] = bytemuck::cast_slice(&lists.indices);
+    assert_eq!(bytes.len(), 4 * lists.indices.len());
+    assert_eq!(lists.offsets.len(), 9);
+    assert_eq!(lists.cell(0), [0, 1]);
+    assert_eq!(lists.cell(100), [] as [u32; 0]);
+    let mut masks = LightMasks::new();
+    grid.assign_masks(&lights, &mut masks);
+    assert_eq!(masks.cell(0), [0b11]);
+    assert_eq!(masks.cell(7), [0b10]);
+    // Reused: a second assignment with fewer lights overwrites everything.
+    grid.assign_masks(&Spheres::new(), &mut masks);
+    assert_eq!((masks.words_per_cell(), masks.words().len()), (0, 0));
+}
+
+#[test]
+fn bad_grids_are_errors() {
+    let ok = Aabb::new([0.0; 3], [1.0; 3]);
+    assert_eq!(
+        ClusterGrid::uniform(ok, [0, 1, 1]).unwrap_err(),
+        BvError::GridDims { dims: [0, 1, 1] }
+    );
+    assert!(matches!(
+        ClusterGrid::uniform(ok, [65536, 65536, 2]),
+        Err(BvError::GridDims { .. })
+    ));
+    assert_eq!(
+        ClusterGrid::uniform(Aabb::new([0.0, f32::NAN, 0.0], [1.0; 3]), [1, 1, 1]).unwrap_err(),
+        BvError::NonFinite { index: 0 }
+    );
+    assert_eq!(
+        ClusterGrid::uniform(Aabb::new([0.0, f32::INFINITY, 0.0], [1.0; 3]), [1, 1, 1])
+            .unwrap_err(),
+        BvError::NonFinite { index: 0 }
+    );
+    assert_eq!(
+        ClusterGrid::uniform(Aabb::new([2.0, 0.0, 0.0], [1.0; 3]), [1, 1, 1]).unwrap_err(),
+        BvError::Inverted { index: 0 }
+    );
+}
+
+#[test]
+fn lights_at_the_rounding_boundary() {
+    // Radii within an ulp or two of the exact test's own f32 distance to a cell corner: the
+    // assignment must evaluate the distance in the kernel's order ((ex^2 + ey^2) + ez^2), or some
+    // of these flip.
+    let mut rng = TestRng::named(4, "boundary");
+    let grid = ClusterGrid::uniform(Aabb::new([0.0; 3], [3.0; 3]), [3, 3, 3]).unwrap();
+    let mut lights = Vec::new();
+    for _ in 0..3000 {
+        let c = [
+            rng.range(-1.0, -0.01),
+            rng.range(-1.0, -0.01),
+            rng.range(-1.0, -0.01),
+        ];
+        let (ex, ey, ez) = (c[0], c[1], c[2]);
+        let d = (ex * ex + ey * ey) + ez * ez;
+        let r = d.sqrt();
+        for r in [r.next_down(), r, r.next_up()] {
+            lights.push(Sphere::new(c, r));
+        }
+    }
+    let lights = Spheres::from_slice(&lights).unwrap();
+    check(&grid, &lights, "rounding boundary");
+}
