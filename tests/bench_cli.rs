@@ -194,6 +194,20 @@ fn limit_table_and_output_files() {
 }
 
 #[test]
+fn lights_table_matches_the_brute_force() {
+    let out = run(&[
+        "--table", "lights", "--n", "300", "--quick", "--rounds", "1", "--quiet", "--format",
+        "json",
+    ]);
+    assert!(out.contains("\"id\": \"lights\""), "{out}");
+    assert!(
+        out.contains("checked: assign and assign_masks report exactly the brute force's pairs"),
+        "{out}"
+    );
+    assert_eq!(out.matches("\n    [").count(), 3, "{out}");
+}
+
+#[test]
 fn bad_arguments_are_refused_with_usage() {
     let out = Command::new(env!("CARGO_BIN_EXE_bvlanes-bench"))
         .args(["--table", "nope"])

@@ -15,6 +15,7 @@
 //!   AABO and Tetrahedron, per backend, with the stage pass counts ("partial").
 //! * `limit`: one query against a container on every tier next to a plain SIMD sum over the same
 //!   arrays (the memory-bandwidth limit), L2-resident and DRAM-sized.
+//! * `lights`: light culling (`bvlanes::cull`) against the brute force, uniform grid scene.
 //!
 //! Method: every variant of a table is sampled once per round, rounds are interleaved and
 //! repeated; figures are medians, ratios are medians of per-round ratios (the machine is shared).
@@ -25,6 +26,7 @@ mod common;
 mod aabo;
 mod data;
 mod larsson;
+mod lights;
 mod limit;
 mod machine;
 mod report;
@@ -76,17 +78,18 @@ impl Format {
 }
 
 /// Every table, in output order.
-const TABLES: [&str; 4] = ["larsson-aabb", "larsson-obb", "aabo", "limit"];
+const TABLES: [&str; 5] = ["larsson-aabb", "larsson-obb", "aabo", "limit", "lights"];
 
 const USAGE: &str = "\
 usage: bvlanes-bench [options]
 
   --table LIST     tables to run, comma-separated: larsson-aabb, larsson-obb, larsson (both),
-                   aabo, limit, all (default: all)
+                   aabo, limit, lights, all (default: all)
   --backend LIST   tiers whose kernels are timed, comma-separated: scalar, sse, avx2
                    (default: every tier this CPU runs)
   --n N            problem size: pairs per data set (larsson, default 2000000), objects
-                   (aabo, default 1000000), primitives of the DRAM-sized sets (limit, default 1048576)
+                   (aabo, default 1000000), primitives of the DRAM-sized sets (limit, default 1048576),
+                   lights (lights, default 10000)
   --format F       markdown (default), csv or json, on stdout
   --out DIR        also write each table to DIR/<table>.<md|csv|json> and a chart to DIR/<table>.svg
   --rounds R       interleaved rounds per measurement (default 5)
@@ -235,6 +238,7 @@ fn main() -> ExitCode {
             "larsson-obb" => larsson::run(&ctx, &mut targets, true),
             "aabo" => aabo::run(&ctx, &mut targets),
             "limit" => limit::run(&ctx, &mut targets),
+            "lights" => lights::run(&ctx, &mut targets),
             _ => unreachable!("table names are checked when parsed"),
         };
         for t in &new {
@@ -349,6 +353,8 @@ mod tests {
             .unwrap();
         assert_eq!(a.tables, ["larsson-aabb", "larsson-obb", "limit"]);
         assert_eq!((a.n, a.format, a.rounds), (Some(1000), Format::Csv, 3));
+        let a = parse("--table lights").unwrap().unwrap();
+        assert_eq!(a.tables, ["lights"]);
         assert!(parse("--help").unwrap().is_none());
         assert!(parse("--table nope").unwrap_err().contains("nope"));
         assert!(parse("--backend quantum").is_err());
