@@ -153,8 +153,13 @@ pub(crate) fn round_f64(x: f64, up: bool) -> f32 {
 fn sum_directed(values: &[f32], up: bool) -> f32 {
     debug_assert!(values.len() <= 8);
     if !values.iter().all(|v| v.is_finite()) {
-        // Infinite inputs: the sum is that infinity, no rounding involved.
-        return values.iter().sum();
+        // Infinite inputs: the sum is that infinity, no rounding involved. (Not `iter().sum()`:
+        // finite terms can overflow to the opposite infinity first, and `inf - inf` is NaN.)
+        return if values.contains(&f32::NEG_INFINITY) {
+            f32::NEG_INFINITY
+        } else {
+            f32::INFINITY
+        };
     }
     // Fast path: if the f64 running sum is exact (every TwoSum error is zero, as it is for terms
     // of similar magnitude), one directed conversion settles the bound.
@@ -302,6 +307,13 @@ mod tests {
         assert_eq!(sum_down(&[3e38, 3e38]), f32::MAX);
         assert_eq!(sum_up(&[-3e38, -3e38]), -f32::MAX);
         assert_eq!(sum_down(&[f32::NEG_INFINITY, 1.0]), f32::NEG_INFINITY);
+        // Finite terms that overflow before an infinity of the other sign (found in review: the
+        // 7-sided box strategy's query sum was NaN and missed real overlaps).
+        assert_eq!(
+            sum_down(&[3e38, 3e38, f32::NEG_INFINITY]),
+            f32::NEG_INFINITY
+        );
+        assert_eq!(sum_up(&[-3e38, -3e38, f32::INFINITY]), f32::INFINITY);
         // The fast path (an exact f64 sum) and the expansion path agree with the definition.
         let vals = [
             0.0f32, -0.0, 1.0, -1.5, 0.1, 3.3e-8, 1e-30, -2.5e-39, 1e-45, 7e37, -3.4e38, 16777217.0,

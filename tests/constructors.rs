@@ -561,3 +561,20 @@ fn user_vector_types_work_with_the_constructors() {
         assert_eq!(c.count_hits(&<[f32; 3]>::from(p)), 1);
     }
 }
+
+#[test]
+fn infinite_inputs_never_make_nan_bounds() {
+    // Found in review: finite terms overflowing before an infinity of the other sign made the
+    // directed sums NaN (then the octahedron query hit nothing: a false negative).
+    use bvlanes::{Aabb, Octahedron, UpTet};
+    let inf = f32::INFINITY;
+    let o = Octahedron::from_aabb(&Aabb::new([3e38, 3e38, -inf], [inf; 3]));
+    assert!(
+        o.up.min.iter().chain(&o.down.max).all(|v| !v.is_nan()),
+        "{o:?}"
+    );
+    let d = UpTet::new([3e38, 3e38, -inf, 0.0]).circumscribed();
+    assert_eq!(d.max, [inf; 4]);
+    let u = bvlanes::DownTet::new([-3e38, -3e38, inf, 0.0]).circumscribed();
+    assert_eq!(u.min, [-inf; 4]);
+}

@@ -178,6 +178,7 @@ fn edge_cases() {
         Aabb::new([-big; 3], [big, -big, 0.0]), // diagonal sum cancels
         Aabb::new([5.0, 5.0, 5.0], [6.0, 6.0, 6.0]),
         Aabb::new([1e-30, -1e-30, 0.0], [1e-30, 1e-30, 1e-45]),
+        Aabb::new([big, big, 0.0], [big, big, 1.0]),
     ];
     // Padded out to several blocks so that the early exits see mixed and empty vectors.
     let mut all = items.clone();
@@ -209,6 +210,9 @@ fn edge_cases() {
         Aabb::new([1.0; 3], [0.0; 3]),   // inverted: empty
         Aabb::new([inf; 3], [inf; 3]),   // no finite point
         Aabb::new([-inf; 3], [-inf; 3]), // no finite point
+        // sum(min): the finite terms overflow before the -inf (found in review: was NaN).
+        Aabb::new([big, big, -inf], [inf, inf, 1.0]),
+        Aabb::new([3e38, 3e38, -inf], [inf; 3]),
     ];
     for q in &queries {
         check_all(&c, &all, q);

@@ -113,10 +113,14 @@ impl UpTet {
     }
 
     /// The smallest [`DownTet`] enclosing this tetrahedron: `max[k] = min[k] - sum(min)`
-    /// (rounded up, so it encloses exactly).
+    /// (rounded up, so it encloses exactly). An unbounded tetrahedron (a `-inf` bound) gives the
+    /// whole space (every bound `+inf`).
     #[must_use]
     pub fn circumscribed(&self) -> DownTet {
         let s = sum_down(&self.min);
+        if s == f32::NEG_INFINITY {
+            return DownTet::new([f32::INFINITY; 4]);
+        }
         DownTet {
             max: self.min.map(|m| add_up(m, -s)),
         }
@@ -161,10 +165,14 @@ impl DownTet {
     }
 
     /// The smallest [`UpTet`] enclosing this tetrahedron: `min[k] = max[k] - sum(max)`
-    /// (rounded down, so it encloses exactly).
+    /// (rounded down, so it encloses exactly). An unbounded tetrahedron (a `+inf` bound) gives the
+    /// whole space (every bound `-inf`).
     #[must_use]
     pub fn circumscribed(&self) -> UpTet {
         let s = sum_up(&self.max);
+        if s == f32::INFINITY {
+            return UpTet::new([f32::NEG_INFINITY; 4]);
+        }
         UpTet {
             min: self.max.map(|m| add_down(m, -s)),
         }
