@@ -249,7 +249,13 @@ fn timed_queries(b: Backend) -> usize {
 
 /// The AABO table.
 pub fn run(ctx: &Ctx<'_>, targets: &mut Vec<Target>) -> Vec<Table> {
-    let n = ctx.n.unwrap_or(DEFAULT_OBJECTS).max(QUERIES);
+    let n = ctx.n.unwrap_or(DEFAULT_OBJECTS);
+    if n < QUERIES {
+        ctx.progress.note(&format!(
+            "aabo: --n {n} raised to {QUERIES} (the queries are objects 0..{QUERIES})"
+        ));
+    }
+    let n = n.max(QUERIES);
     ctx.progress
         .note(&format!("aabo: generating {n} objects of {POINTS} points"));
     let d = generate(n);

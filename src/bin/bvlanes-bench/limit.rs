@@ -47,9 +47,10 @@ pub fn run(ctx: &Ctx<'_>, targets: &mut Vec<Target>) -> Vec<Table> {
         ],
     );
     t.notes.push(format!(
-        "{SETS} data sets in rotation per size (at 1M: {SETS} x the container, far above the L3 cache); queries calibrated \
+        "{SETS} data sets in rotation per size ({SETS} x {} primitives at the large size); queries calibrated \
          to ~1 % and ~50 % hits; Melem/s = primitives tested per second; `/ plain sum` = throughput over that of a plain \
          {} sum streaming the same columns (the bandwidth limit); {} rounds, interleaved, medians",
+        sizes[1],
         plain_sum_isa(),
         ctx.rounds
     ));

@@ -123,12 +123,13 @@ fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Option<Args>, Stri
         quiet: false,
     };
     let mut rounds = None;
+    let (mut tables, mut backends): (Vec<&'static str>, Vec<Backend>) = (Vec::new(), Vec::new());
     while let Some(flag) = it.next() {
         let mut value = |name: &str| it.next().ok_or(format!("{name} needs a value"));
         match flag.as_str() {
             "-h" | "--help" => return Ok(None),
             "--table" | "--tables" => {
-                let mut t = Vec::new();
+                let t = &mut tables;
                 for name in value("--table")?.split(',').map(str::trim) {
                     let add: &[&'static str] = match name {
                         "all" => &TABLES,
@@ -144,11 +145,9 @@ fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Option<Args>, Stri
                         }
                     }
                 }
-                // Keep the output order of TABLES.
-                a.tables = TABLES.iter().copied().filter(|x| t.contains(x)).collect();
             }
             "--backend" | "--backends" => {
-                let mut bs = Vec::new();
+                let bs = &mut backends;
                 for name in value("--backend")?.split(',').map(str::trim) {
                     let b: Backend = name.parse().map_err(|e| format!("{e}"))?;
                     let b = b.check().map_err(|e| format!("backend `{name}`: {e}"))?;
@@ -156,7 +155,6 @@ fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Option<Args>, Stri
                         bs.push(b);
                     }
                 }
-                a.backends = bs;
             }
             "--n" => {
                 let v = value("--n")?;
@@ -194,6 +192,17 @@ fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Option<Args>, Stri
             other => return Err(format!("unknown argument `{other}`")),
         }
     }
+    // Repeated --table and --backend flags add up; tables keep the order of TABLES.
+    if !tables.is_empty() {
+        a.tables = TABLES
+            .iter()
+            .copied()
+            .filter(|x| tables.contains(x))
+            .collect();
+    }
+    if !backends.is_empty() {
+        a.backends = backends;
+    }
     a.rounds = rounds.unwrap_or(if a.quick { 3 } else { 5 });
     Ok(Some(a))
 }
@@ -210,11 +219,16 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    if let Some(dir) = &args.out
-        && let Err(e) = std::fs::create_dir_all(dir)
-    {
-        eprintln!("bvlanes-bench: cannot create {}: {e}", dir.display());
-        return ExitCode::FAILURE;
+    if let Some(dir) = &args.out {
+        // Fail before measuring anything if the directory cannot take the files.
+        let probe = dir.join(".bvlanes-bench-write-test");
+        let ok = std::fs::create_dir_all(dir)
+            .and_then(|()| std::fs::write(&probe, b"ok"))
+            .and_then(|()| std::fs::remove_file(&probe));
+        if let Err(e) = ok {
+            eprintln!("bvlanes-bench: cannot write to {}: {e}", dir.display());
+            return ExitCode::FAILURE;
+        }
     }
     let progress = Progress::new(args.quiet);
     let ctx = Ctx {
@@ -355,6 +369,11 @@ mod tests {
         assert_eq!((a.n, a.format, a.rounds), (Some(1000), Format::Csv, 3));
         let a = parse("--table lights").unwrap().unwrap();
         assert_eq!(a.tables, ["lights"]);
+        let a = parse("--table limit --table aabo --backend sse --backend scalar")
+            .unwrap()
+            .unwrap();
+        assert_eq!(a.tables, ["aabo", "limit"]);
+        assert_eq!(a.backends, [Backend::Sse, Backend::Scalar]);
         assert!(parse("--help").unwrap().is_none());
         assert!(parse("--table nope").unwrap_err().contains("nope"));
         assert!(parse("--backend quantum").is_err());
