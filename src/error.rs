@@ -3,7 +3,8 @@
 use crate::Backend;
 use core::fmt;
 
-/// Everything that can go wrong when building a container or choosing a backend.
+/// Everything that can go wrong when building a container, a [`Frustum`](crate::Frustum) or
+/// choosing a backend.
 ///
 /// Validation errors name the index of the offending primitive: its index in the container for
 /// [`push`](crate::Aabbs::push) and [`set`](crate::Aabbs::set), its index in the input slice for
@@ -44,6 +45,12 @@ pub enum BvError {
     /// [`Obb::ORTHONORMAL_TOLERANCE`](crate::Obb::ORTHONORMAL_TOLERANCE).
     NotOrthonormal {
         /// Index of the offending box.
+        index: usize,
+    },
+    /// A [`Frustum`](crate::Frustum) plane with a zero normal (`a = b = c = 0`): it is not a
+    /// plane.
+    ZeroNormal {
+        /// Index of the offending plane (0 left, 1 right, 2 bottom, 3 top, 4 near, 5 far).
         index: usize,
     },
     /// A pairwise operation was given two containers of different lengths.
@@ -95,6 +102,9 @@ impl fmt::Display for BvError {
             ),
             BvError::NotOrthonormal { index } => {
                 write!(f, "oriented box {index} has axes that are not orthonormal")
+            }
+            BvError::ZeroNormal { index } => {
+                write!(f, "frustum plane {index} has a zero normal")
             }
             BvError::LengthMismatch { left, right } => write!(
                 f,

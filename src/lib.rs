@@ -22,14 +22,14 @@
 //!
 //! ## Supported pairs
 //!
-//! | container \ query | point `[f32; 3]` | [`Sphere`] | [`Aabb`] | [`DownTet`] | [`UpTet`] | [`Octahedron`] | [`Obb`] |
-//! |---|---|---|---|---|---|---|---|
-//! | [`Spheres`] | exact | exact | exact | | | | |
-//! | [`Aabbs`] | exact | exact; [`Conservative`]: quick rejection | exact; [`Staged`]: a chosen [`BoxStrategy`] | | | | conservative SAT |
-//! | [`UpTets`] | exact | | | exact | | | |
-//! | [`DownTets`] | exact | | | | exact | | |
-//! | [`Octahedra`] | exact | | | up half only | down half only | exact; [`Conservative`]: 8-DOP | |
-//! | [`Obbs`] | exact | exact; [`Conservative`]: quick rejection in the box frame | | | | | conservative SAT |
+//! | container \ query | point `[f32; 3]` | [`Sphere`] | [`Aabb`] | [`DownTet`] | [`UpTet`] | [`Octahedron`] | [`Obb`] | [`Frustum`] |
+//! |---|---|---|---|---|---|---|---|---|
+//! | [`Spheres`] | exact | exact | exact | | | | | conservative plane test |
+//! | [`Aabbs`] | exact | exact; [`Conservative`]: quick rejection | exact; [`Staged`]: a chosen [`BoxStrategy`] | | | | conservative SAT | conservative plane test (p-vertex) |
+//! | [`UpTets`] | exact | | | exact | | | | |
+//! | [`DownTets`] | exact | | | | exact | | | |
+//! | [`Octahedra`] | exact | | | up half only | down half only | exact; [`Conservative`]: 8-DOP | | |
+//! | [`Obbs`] | exact | exact; [`Conservative`]: quick rejection in the box frame | | | | | conservative SAT | |
 //!
 //! "Conservative SAT" ([`Obb`] queries): the 15-axis separating-axis test (Real-Time Rendering
 //! 16.13.5) where an axis separates only if its gap exceeds a bound on the f32 rounding and on the
@@ -39,6 +39,14 @@
 //! against [`Obbs`] (`d` the centres' offset, `a`, `b` the half extents of query and primitive;
 //! the `2^-10` is the primitive's orthonormality tolerance at work), or `2^-20 (|d|_1 + sum(a) +
 //! sum(b))` against [`Aabbs`]. See the [`Obb`] docs for the query rules.
+//!
+//! "Conservative plane test" ([`Frustum`] queries, view-frustum culling): a sphere or box is
+//! reported when it is not wholly beyond any one of the six planes. It never misses a primitive
+//! that meets the frustum in real arithmetic (touching counts; each plane is evaluated against a
+//! margin of `2^-21 (max|n_i| |x|_1 + |d|) + 2^-140` covering the f32 rounding), and, being a
+//! per-plane test, it also reports primitives outside the frustum near its edges and corners that
+//! are beyond no single plane (a sphere just off a corner, straddling the extensions of two side
+//! planes). See the [`Frustum`] docs.
 //!
 //! Every container has `hits`, `count_hits`, `any_hit`, `extend_hits` and `hit_mask`, and
 //! `with_backend(b)` for the same methods on a chosen [`Backend`]. [`pairwise`] tests N
@@ -56,7 +64,8 @@
 //!   when they do.
 //! * Hit indices come out ascending; padding lanes are never reported.
 //! * [`Conservative`] tests may report false positives, never false negatives; so may the [`Obb`]
-//!   separating-axis test, within its documented margin.
+//!   separating-axis test, within its documented margin, and the [`Frustum`] plane test (near
+//!   the frustum's edges and corners, and within its margin).
 //! * Constructors that compute bounds ([`Aabb::from_sphere`], [`Octahedron::from_points`], ...)
 //!   round outward, so the volume contains its input exactly.
 //! * Tests with arithmetic (spheres) are evaluated in f32 in a documented operation order (see
@@ -84,7 +93,7 @@ mod strategy;
 
 pub use backend::{BACKEND_ENV, Backend, ParseBackendError};
 pub use error::BvError;
-pub use primitive::{Aabb, DownTet, Obb, Octahedron, Point, Sphere, TET_AXES, UpTet};
+pub use primitive::{Aabb, DownTet, Frustum, Obb, Octahedron, Point, Sphere, TET_AXES, UpTet};
 pub use query::{Conservative, Container, Hits, Pinned, Query};
 pub use soa::{Aabbs, DownTets, Obbs, Octahedra, Spheres, UpTets};
 pub use strategy::{BoxStrategy, ParseBoxStrategyError, Staged};

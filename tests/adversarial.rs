@@ -10,8 +10,8 @@
 mod common;
 
 use bvlanes::{
-    Aabb, Aabbs, Conservative, DownTet, DownTets, Obb, Obbs, Octahedra, Octahedron, Query, Sphere,
-    Spheres, UpTet, UpTets,
+    Aabb, Aabbs, Conservative, DownTet, DownTets, Frustum, Obb, Obbs, Octahedra, Octahedron, Query,
+    Sphere, Spheres, UpTet, UpTets,
 };
 use common::*;
 use core::fmt::Debug;

@@ -5,7 +5,9 @@
 #[macro_use]
 mod common;
 
-use bvlanes::{Aabb, Aabbs, Conservative, DownTet, DownTets, Octahedra, Octahedron, Query};
+use bvlanes::{
+    Aabb, Aabbs, Conservative, DownTet, DownTets, Frustum, Octahedra, Octahedron, Query,
+};
 use bvlanes::{Obb, Obbs, Sphere, Spheres, UpTet, UpTets};
 use common::*;
 

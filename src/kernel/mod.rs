@@ -10,6 +10,7 @@
 
 mod box_box;
 mod box_staged;
+mod frustum;
 mod obb_obb;
 mod octahedron;
 mod pairwise;
@@ -23,6 +24,8 @@ pub(crate) use box_staged::half_spaces;
 pub use box_staged::{
     AabbsStagePrefix, AabbsVsBoxMinMax, AabbsVsBoxSevenSided, AabbsVsBoxXyz, BoxKernel,
 };
+pub(crate) use frustum::PlaneConstants;
+pub use frustum::{AabbsVsFrustum, SpheresVsFrustum};
 pub(crate) use obb_obb::{AABB_QUERY_SCALE, MARGIN_FLOOR, OBB_QUERY_SCALE};
 pub use obb_obb::{AabbsVsObb, ObbsVsObb};
 pub use octahedron::OctahedraVsOctahedron;

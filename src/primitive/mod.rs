@@ -5,11 +5,13 @@
 //! from a sphere) round outward, so the result always contains its input.
 
 mod aabb;
+mod frustum;
 mod obb;
 mod sphere;
 mod tet;
 
 pub use aabb::Aabb;
+pub use frustum::Frustum;
 pub use obb::Obb;
 pub use sphere::Sphere;
 pub use tet::{DownTet, Octahedron, TET_AXES, UpTet};

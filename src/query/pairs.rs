@@ -1,19 +1,27 @@
 //! Every supported (query, container) pair: how the query is screened and which kernel it runs.
 //!
-//! | container \ query | point | `Sphere` | `Aabb` | `DownTet` | `UpTet` | `Octahedron` | `Obb` |
-//! |---|---|---|---|---|---|---|---|
-//! | `Spheres` | sphere r = 0 | sphere | box vs spheres | | | | |
-//! | `Aabbs` | box (zero size, default strategy) | sphere vs boxes (exact) | box (default strategy; `Staged`: chosen) | | | | SAT, conservative (skewed: its bounding box) |
-//! | `UpTets` | tet below | | | tet below | | | |
-//! | `DownTets` | tet above | | | | tet above | | |
-//! | `Octahedra` | 8-DOP | | | tet below (up half) | tet above (down half) | exact | |
-//! | `Obbs` | sphere r = 0 | sphere in the box frame | | | | | SAT, conservative (skewed: its bounding box) |
+//! | container \ query | point | `Sphere` | `Aabb` | `DownTet` | `UpTet` | `Octahedron` | `Obb` | `Frustum` |
+//! |---|---|---|---|---|---|---|---|---|
+//! | `Spheres` | sphere r = 0 | sphere | box vs spheres | | | | | plane test, conservative |
+//! | `Aabbs` | box (zero size, default strategy) | sphere vs boxes (exact) | box (default strategy; `Staged`: chosen) | | | | SAT, conservative (skewed: its bounding box) | p-vertex plane test, conservative |
+//! | `UpTets` | tet below | | | tet below | | | | |
+//! | `DownTets` | tet above | | | | tet above | | | |
+//! | `Octahedra` | 8-DOP | | | tet below (up half) | tet above (down half) | exact | | |
+//! | `Obbs` | sphere r = 0 | sphere in the box frame | | | | | SAT, conservative (skewed: its bounding box) | |
 //!
 //! `Obb` queries (both containers): the 15-axis separating-axis test with a margin that covers
 //! rounding and the orthonormality tolerance, so it never misses a real intersection and reports
 //! a disjoint pair only within that margin (`src/kernel/obb_obb.rs`). A query with a NaN or
 //! infinite value or a negative half extent hits nothing; a query whose axes are not orthonormal
 //! within `Obb::ORTHONORMAL_TOLERANCE` is tested as its outward-rounded bounding box.
+//!
+//! `Frustum` queries (both containers): a primitive is reported unless some plane rejects it
+//! (sphere: `n . c + d < -r |n|`; box: its p-vertex, chosen per plane at bind time, outside),
+//! each plane against a margin covering the f32 rounding (`src/kernel/frustum.rs`). Never a
+//! false negative; primitives outside the frustum near its edges and corners but beyond no single
+//! plane are reported. A query with a NaN or infinite value or a zero normal hits nothing; an
+//! empty intersection of valid planes is not screened (reported plane by plane).
+//! `Conservative(frustum)` runs the same test.
 
 use super::Pinned;
 use super::private::Bind;
@@ -21,15 +29,16 @@ use super::sink::Count;
 use super::{Conservative, Query};
 use crate::kernel::{
     AABB_QUERY_SCALE, AabbsStagePrefix, AabbsVsBox, AabbsVsBoxMinMax, AabbsVsBoxSevenSided,
-    AabbsVsBoxXyz, AabbsVsObb, AabbsVsSphere, BoxKernel, Either, HUGE_RADIUS_SCALE, MARGIN_FLOOR,
-    OBB_QUERY_SCALE, ObbsVsObb, ObbsVsSphere, ObbsVsSphereConservative, OctahedraVsOctahedron,
-    PREFETCH_MIN_LEN, SpheresVsBox, SpheresVsSphere, TetsAbove, TetsBelow,
+    AabbsVsBoxXyz, AabbsVsFrustum, AabbsVsObb, AabbsVsSphere, BoxKernel, Either, HUGE_RADIUS_SCALE,
+    MARGIN_FLOOR, OBB_QUERY_SCALE, ObbsVsObb, ObbsVsSphere, ObbsVsSphereConservative,
+    OctahedraVsOctahedron, PREFETCH_MIN_LEN, PlaneConstants, SpheresVsBox, SpheresVsFrustum,
+    SpheresVsSphere, TetsAbove, TetsBelow,
 };
 use crate::primitive::{all_finite, any_nan, project_down, project_up};
 use crate::round::{add_up, f32_at_least, mul_up, sum_down, sum_sign_extended, weighted_sum_up};
 use crate::{
-    Aabb, Aabbs, BoxStrategy, BvError, DownTet, DownTets, Obb, Obbs, Octahedra, Octahedron, Sphere,
-    Spheres, Staged, UpTet, UpTets,
+    Aabb, Aabbs, BoxStrategy, BvError, DownTet, DownTets, Frustum, Obb, Obbs, Octahedra,
+    Octahedron, Sphere, Spheres, Staged, UpTet, UpTets,
 };
 use core::cmp::Ordering;
 
@@ -86,6 +95,12 @@ fn screen_obb(o: &Obb) -> Option<(Obb, bool)> {
         Err(BvError::NotOrthonormal { .. }) => Some((*o, false)),
         Err(_) => None,
     }
+}
+
+/// A frustum query needs every plane finite with a non-zero normal (what `Frustum::from_planes`
+/// accepts). Emptiness of the enclosed volume is not checked.
+fn screen_frustum(f: &Frustum) -> Option<PlaneConstants> {
+    f.check().is_ok().then(|| PlaneConstants::new(f))
 }
 
 /// `sum(a) * scale + 2^-140`, rounded up: the query's share of the separating-axis margin; `+inf`
@@ -590,6 +605,28 @@ impl Bind<Aabbs> for Obb {
     }
 }
 
+// ---- Frustum ----
+
+impl Bind<Spheres> for Frustum {
+    type Kernel<'a> = SpheresVsFrustum<'a>;
+    fn bind<'a>(&self, c: &'a Spheres) -> Option<SpheresVsFrustum<'a>> {
+        let k = screen_frustum(self)?;
+        Some(SpheresVsFrustum { cols: c.view(), k })
+    }
+}
+
+impl Bind<Aabbs> for Frustum {
+    type Kernel<'a> = AabbsVsFrustum<'a>;
+    fn bind<'a>(&self, c: &'a Aabbs) -> Option<AabbsVsFrustum<'a>> {
+        let k = screen_frustum(self)?;
+        Some(AabbsVsFrustum {
+            cols: c.view(),
+            pick: k.p_vertex_columns(),
+            k,
+        })
+    }
+}
+
 /// `Conservative(q)` where no cheaper test exists runs the exact one.
 macro_rules! conservative_is_exact {
     ($($q:ty => $c:ty),* $(,)?) => {$(
@@ -610,6 +647,7 @@ conservative_is_exact!(
     [f32; 3] => DownTets, UpTet => DownTets,
     [f32; 3] => Octahedra, DownTet => Octahedra, UpTet => Octahedra,
     [f32; 3] => Obbs, Obb => Obbs, Obb => Aabbs,
+    Frustum => Spheres, Frustum => Aabbs,
 );
 
 /// Every `Bind` above is a public `Query`.
@@ -627,4 +665,5 @@ queries!(
     [f32; 3] => DownTets, UpTet => DownTets,
     [f32; 3] => Octahedra, DownTet => Octahedra, UpTet => Octahedra, Octahedron => Octahedra,
     [f32; 3] => Obbs, Sphere => Obbs, Obb => Obbs, Obb => Aabbs,
+    Frustum => Spheres, Frustum => Aabbs,
 );

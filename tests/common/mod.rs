@@ -9,7 +9,7 @@
 #![allow(dead_code, unused_macros)]
 
 use bvlanes::{
-    Aabb, Aabbs, Backend, BvError, Conservative, DownTet, DownTets, Obb, Obbs, Octahedra,
+    Aabb, Aabbs, Backend, BvError, Conservative, DownTet, DownTets, Frustum, Obb, Obbs, Octahedra,
     Octahedron, Query, Sphere, Spheres, TET_AXES, UpTet, UpTets,
 };
 use core::cmp::Ordering;
@@ -811,6 +811,70 @@ pub fn ref_obb_aabb(q: &Obb, b: &Aabb) -> bool {
     }
 }
 
+// ---- frustum against spheres and boxes: the conservative plane test ----
+
+/// A frustum query hits something only if every plane is finite with a non-zero normal.
+pub fn frustum_query_ok(f: &Frustum) -> bool {
+    f.planes
+        .iter()
+        .all(|p| finite(p) && !(p[0] == 0.0 && p[1] == 0.0 && p[2] == 0.0))
+}
+
+/// The per-plane constants of the frustum test (docs/algorithms.md): `nl = |n| (1 + 2^-20)`
+/// rounded up from f64, `P = 8 max|n_i|`, `Q = 8 |d| + 2^-116` rounded up.
+pub fn frustum_constants(f: &Frustum) -> [(f32, f32, f32); 6] {
+    f.planes.map(|p| {
+        let sq = |v: f32| f64::from(v) * f64::from(v);
+        let norm = ((sq(p[0]) + sq(p[1])) + sq(p[2])).sqrt();
+        let nl = f32_at_least(norm * (1.0 + 2f64.powi(-20)));
+        let mag_n = p[0].abs().max(p[1].abs()).max(p[2].abs()) * 8.0;
+        let mag_d = f32_at_least(f64::from(p[3]).abs() * 8.0 + 2f64.powi(-116));
+        (nl, mag_n, mag_d)
+    })
+}
+
+/// `((a x0 + b x1) + c x2) + d` in f32.
+pub fn plane_value(p: [f32; 4], x: [f32; 3]) -> f32 {
+    ((x[0] * p[0] + x[1] * p[1]) + x[2] * p[2]) + p[3]
+}
+
+/// Whether a plane with constants `(_, P, Q)` rejects a lane with value `t` and magnitude `l`:
+/// `t + ((l * P) + Q) * 2^-24 < 0`.
+pub fn plane_rejects(t: f32, l: f32, mag_n: f32, mag_d: f32) -> bool {
+    let m = ((l * mag_n) + mag_d) * 2f32.powi(-24);
+    t + m < 0.0
+}
+
+/// Frustum vs a sphere: rejected by a plane when `(n . c + d) + r nl` plus the margin of
+/// `L = |c|_1` is below zero.
+pub fn ref_frustum_sphere(q: &Frustum, s: &Sphere) -> bool {
+    frustum_query_ok(q) && {
+        let k = frustum_constants(q);
+        let x = s.center;
+        let l = (x[0].abs() + x[1].abs()) + x[2].abs();
+        (0..6).all(|i| {
+            let t = plane_value(q.planes[i], x) + s.radius * k[i].0;
+            !plane_rejects(t, l, k[i].1, k[i].2)
+        })
+    }
+}
+
+/// Frustum vs a box: the p-vertex (max where the normal component is `>= 0`, else min) against
+/// each plane, `L = sum_i maxps(|lo_i|, |hi_i|)`.
+pub fn ref_frustum_aabb(q: &Frustum, b: &Aabb) -> bool {
+    frustum_query_ok(q) && {
+        let k = frustum_constants(q);
+        let big: [f32; 3] = core::array::from_fn(|i| maxps(b.min[i].abs(), b.max[i].abs()));
+        let l = (big[0] + big[1]) + big[2];
+        (0..6).all(|i| {
+            let p = q.planes[i];
+            let v: [f32; 3] =
+                core::array::from_fn(|a| if p[a] >= 0.0 { b.max[a] } else { b.min[a] });
+            !plane_rejects(plane_value(p, v), l, k[i].1, k[i].2)
+        })
+    }
+}
+
 pub fn ref_point_sphere(p: &[f32; 3], s: &Sphere) -> bool {
     point_query_ok(p) && spheres_touch(s.center, s.radius, *p, 0.0, 1.0)
 }
@@ -1019,6 +1083,20 @@ macro_rules! for_each_pair {
             Aabbs,
             Conservative<Obb>,
             conservative_is_exact(ref_obb_aabb)
+        );
+        $m!(spheres_frustum, Spheres, Frustum, ref_frustum_sphere);
+        $m!(aabbs_frustum, Aabbs, Frustum, ref_frustum_aabb);
+        $m!(
+            conservative_spheres_frustum,
+            Spheres,
+            Conservative<Frustum>,
+            conservative_is_exact(ref_frustum_sphere)
+        );
+        $m!(
+            conservative_aabbs_frustum,
+            Aabbs,
+            Conservative<Frustum>,
+            conservative_is_exact(ref_frustum_aabb)
         );
     };
 }
@@ -1540,6 +1618,176 @@ impl Shape for Octahedron {
             UpTet::new([f[0], f[1], f[2], f[3]]),
             DownTet::new([f[4], f[5], f[6], f[7]]),
         )
+    }
+}
+
+// ---- frusta: perspective and orthographic view-projections, built in f64 ----
+
+/// A random unit vector (f64).
+fn unit_vector(rng: &mut TestRng) -> [f64; 3] {
+    loop {
+        let v: [f64; 3] = core::array::from_fn(|_| f64::from(rng.sym(1.0)));
+        let n = (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).sqrt();
+        if n > 0.1 {
+            return v.map(|x| x / n);
+        }
+    }
+}
+
+fn cross(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
+    [
+        a[1] * b[2] - a[2] * b[1],
+        a[2] * b[0] - a[0] * b[2],
+        a[0] * b[1] - a[1] * b[0],
+    ]
+}
+
+fn dot_f64x3(a: [f64; 3], b: [f64; 3]) -> f64 {
+    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+}
+
+/// A right-handed look-at view matrix (rows, f64) from `eye` looking along the unit `forward`.
+pub fn look_along(eye: [f64; 3], forward: [f64; 3]) -> [[f64; 4]; 4] {
+    let helper = if forward[1].abs() < 0.9 {
+        [0.0, 1.0, 0.0]
+    } else {
+        [1.0, 0.0, 0.0]
+    };
+    let s = cross(forward, helper);
+    let sn = dot_f64x3(s, s).sqrt();
+    let s = s.map(|x| x / sn);
+    let u = cross(s, forward);
+    [
+        [s[0], s[1], s[2], -dot_f64x3(s, eye)],
+        [u[0], u[1], u[2], -dot_f64x3(u, eye)],
+        [
+            -forward[0],
+            -forward[1],
+            -forward[2],
+            dot_f64x3(forward, eye),
+        ],
+        [0.0, 0.0, 0.0, 1.0],
+    ]
+}
+
+/// A right-handed perspective projection (rows, f64), depth `0..w` (wgpu/Vulkan/D3D).
+pub fn perspective(fov_y: f64, aspect: f64, near: f64, far: f64) -> [[f64; 4]; 4] {
+    let h = 1.0 / (fov_y / 2.0).tan();
+    let r = far / (near - far);
+    [
+        [h / aspect, 0.0, 0.0, 0.0],
+        [0.0, h, 0.0, 0.0],
+        [0.0, 0.0, r, r * near],
+        [0.0, 0.0, -1.0, 0.0],
+    ]
+}
+
+/// A right-handed orthographic projection of `[l, r] x [b, t] x [-far, -near]` (rows, f64), depth
+/// `0..w`.
+pub fn orthographic(l: f64, r: f64, b: f64, t: f64, near: f64, far: f64) -> [[f64; 4]; 4] {
+    [
+        [2.0 / (r - l), 0.0, 0.0, -(r + l) / (r - l)],
+        [0.0, 2.0 / (t - b), 0.0, -(t + b) / (t - b)],
+        [0.0, 0.0, -1.0 / (far - near), -near / (far - near)],
+        [0.0, 0.0, 0.0, 1.0],
+    ]
+}
+
+/// `a * b` (rows, f64).
+pub fn mat_mul(a: [[f64; 4]; 4], b: [[f64; 4]; 4]) -> [[f64; 4]; 4] {
+    core::array::from_fn(|i| core::array::from_fn(|j| (0..4).map(|k| a[i][k] * b[k][j]).sum()))
+}
+
+/// A row-major f64 matrix as the column-major f32 array `Frustum::from_view_projection` takes.
+pub fn to_cols_f32(m: [[f64; 4]; 4]) -> [[f32; 4]; 4] {
+    core::array::from_fn(|col| core::array::from_fn(|row| m[row][col] as f32))
+}
+
+/// A random frustum: perspective (mostly) or orthographic, eye at `eye`, looking along `forward`,
+/// near and far from `near`, depth `depth`.
+pub fn camera_frustum(
+    rng: &mut TestRng,
+    eye: [f64; 3],
+    forward: [f64; 3],
+    near: f64,
+    depth: f64,
+) -> Frustum {
+    let view = look_along(eye, forward);
+    let far = near + depth;
+    let proj = if rng.chance(0.75) {
+        let fov = f64::from(rng.range(0.3, 2.6));
+        perspective(fov, f64::from(rng.range(0.4, 2.5)), near, far)
+    } else {
+        let (w, h) = (
+            f64::from(rng.range(0.05, 1.0)) * depth,
+            f64::from(rng.range(0.05, 1.0)) * depth,
+        );
+        orthographic(-w, w, -h, h, near, far)
+    };
+    Frustum::from_view_projection(to_cols_f32(mat_mul(proj, view)))
+        .expect("a camera frustum is valid")
+}
+
+impl Shape for Frustum {
+    fn random(rng: &mut TestRng, at: [f32; 3], size: f32) -> Self {
+        let eye = rng.near(at, WORLD).map(f64::from);
+        let depth = f64::from(size.max(0.05)) * f64::from(rng.range(0.5, 2.0));
+        let near = f64::from(rng.range(0.01, 1.0)) * depth.min(1.0);
+        let forward = unit_vector(rng);
+        camera_frustum(rng, eye, forward, near, depth)
+    }
+    fn adversarial(rng: &mut TestRng) -> Self {
+        let planes: [[f32; 4]; 6] = core::array::from_fn(|_| {
+            let mut p: [f32; 4] = core::array::from_fn(|_| match rng.below(3) {
+                0 => rng.pick(&[0.0, -0.0, 1.0, -1.0]),
+                _ => adversarial_value(rng),
+            });
+            if p[0] == 0.0 && p[1] == 0.0 && p[2] == 0.0 {
+                let axis = rng.below(3);
+                p[axis] = rng.pick(&[1.0, -1.0, 1e-30, -1e30]);
+            }
+            p
+        });
+        Frustum { planes }
+    }
+    fn around_origin(rng: &mut TestRng, size: f32) -> Self {
+        let forward = unit_vector(rng);
+        let depth = f64::from(size.max(0.05)) * f64::from(rng.range(0.5, 2.0));
+        let near = f64::from(rng.range(0.01, 1.0)) * depth.min(1.0);
+        // The origin on the view axis, strictly between the near and far planes.
+        let dist = near + depth * f64::from(rng.range(0.2, 0.8));
+        let eye = forward.map(|f| -f * dist);
+        camera_frustum(rng, eye, forward, near, depth)
+    }
+    fn origin() -> Self {
+        Frustum {
+            planes: [
+                [1.0, 0.0, 0.0, 0.0],
+                [-1.0, 0.0, 0.0, 0.0],
+                [0.0, 1.0, 0.0, 0.0],
+                [0.0, -1.0, 0.0, 0.0],
+                [0.0, 0.0, 1.0, 0.0],
+                [0.0, 0.0, -1.0, 0.0],
+            ],
+        }
+    }
+    fn everything() -> Self {
+        let mut f = Frustum::origin();
+        for p in &mut f.planes {
+            p[3] = 1e30;
+        }
+        f
+    }
+    fn valid(&self) -> bool {
+        self.is_valid()
+    }
+    fn floats(&self) -> Vec<f32> {
+        self.planes.iter().flatten().copied().collect()
+    }
+    fn from_floats(f: &[f32]) -> Self {
+        Frustum {
+            planes: core::array::from_fn(|k| core::array::from_fn(|i| f[4 * k + i])),
+        }
     }
 }
 
