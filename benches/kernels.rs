@@ -114,9 +114,14 @@ fn obbs(c: &mut Criterion) {
     group::<common::ObbVsAabbs>(c);
 }
 
+fn frusta(c: &mut Criterion) {
+    group::<common::FrustumVsSpheres>(c);
+    group::<common::FrustumVsAabbs>(c);
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default().without_plots().nresamples(20_000);
-    targets = sphere_vs_aabbs, box_vs_aabbs, downtet_vs_uptets, octahedron_vs_octahedra, obbs
+    targets = sphere_vs_aabbs, box_vs_aabbs, downtet_vs_uptets, octahedron_vs_octahedra, obbs, frusta
 }
 criterion_main!(benches);

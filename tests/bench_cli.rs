@@ -187,9 +187,9 @@ fn limit_table_and_output_files() {
     assert!(json.contains("\"columns\""));
     let svg = std::fs::read_to_string(dir.join("limit.svg")).expect("limit.svg written");
     assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
-    // 7 pairs x 2 sizes x (2 densities x 2 backends + the plain sum) rows.
+    // 9 pairs x 2 sizes x (2 densities x 2 backends + the plain sum) rows.
     let rows = json.matches("\n    [").count();
-    assert_eq!(rows, 7 * 2 * (2 * 2 + 1), "{json}");
+    assert_eq!(rows, 9 * 2 * (2 * 2 + 1), "{json}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

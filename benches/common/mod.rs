@@ -25,8 +25,8 @@
 #![allow(dead_code)] // each bench target uses a different part of this module
 
 use bvlanes::{
-    Aabb, Aabbs, Backend, Container, DownTet, Obb, Obbs, Octahedra, Octahedron, Pinned, Query,
-    Sphere, TET_AXES, UpTet, UpTets,
+    Aabb, Aabbs, Backend, Container, DownTet, Frustum, Obb, Obbs, Octahedra, Octahedron, Pinned,
+    Query, Sphere, Spheres, TET_AXES, UpTet, UpTets,
 };
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rand_xoshiro::rand_core::{Rng, SeedableRng};
@@ -151,6 +151,63 @@ pub struct SphereVsObbs;
 pub struct ObbVsObbs;
 /// An oriented box against `Aabbs` (conservative separating-axis test).
 pub struct ObbVsAabbs;
+/// A view frustum against `Spheres` (conservative plane test).
+pub struct FrustumVsSpheres;
+/// A view frustum against `Aabbs` (conservative plane test).
+pub struct FrustumVsAabbs;
+
+/// The query frustum of the frustum pairs: a 90-degree view from `eye` along +z, near plane
+/// 0.01 in front, far plane `size` in front (planes as given, not normalised).
+fn frustum_query(eye: [f32; 3], size: f32) -> Frustum {
+    let [x, y, z] = eye;
+    Frustum::from_planes([
+        [1.0, 0.0, 1.0, -(x + z)],
+        [-1.0, 0.0, 1.0, x - z],
+        [0.0, 1.0, 1.0, -(y + z)],
+        [0.0, -1.0, 1.0, y - z],
+        [0.0, 0.0, 1.0, -(z + 0.01)],
+        [0.0, 0.0, -1.0, z + size.max(0.02)],
+    ])
+    .expect("finite planes with non-zero normals")
+}
+
+impl Pair for FrustumVsSpheres {
+    const NAME: &'static str = "frustum_vs_spheres";
+    const WHAT: &'static str =
+        "Frustum query vs Spheres (conservative plane test), 16 B per sphere";
+    type Prim = Sphere;
+    type Container = Spheres;
+    type Query = Frustum;
+    /// The generated box's centre, and a radius of its mean half extent.
+    fn prim(b: &Aabb) -> Sphere {
+        let c = [0, 1, 2].map(|i| 0.5 * (b.min[i] + b.max[i]));
+        let r = (0..3).map(|i| b.max[i] - b.min[i]).sum::<f32>() / 6.0;
+        Sphere::new(c, r)
+    }
+    fn container(prims: &[Sphere]) -> Spheres {
+        Spheres::from_slice(prims).expect("generated spheres are valid")
+    }
+    fn query(center: [f32; 3], size: f32) -> Frustum {
+        frustum_query(center, size)
+    }
+}
+
+impl Pair for FrustumVsAabbs {
+    const NAME: &'static str = "frustum_vs_aabbs";
+    const WHAT: &'static str = "Frustum query vs Aabbs (conservative plane test), 24 B per box";
+    type Prim = Aabb;
+    type Container = Aabbs;
+    type Query = Frustum;
+    fn prim(b: &Aabb) -> Aabb {
+        *b
+    }
+    fn container(prims: &[Aabb]) -> Aabbs {
+        Aabbs::from_slice(prims).expect("generated boxes are valid")
+    }
+    fn query(center: [f32; 3], size: f32) -> Frustum {
+        frustum_query(center, size)
+    }
+}
 
 /// The oriented query box of the Obb pairs: a cube of half side `size` around `center`, turned
 /// by a fixed rotation.

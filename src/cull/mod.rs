@@ -21,11 +21,13 @@
 //! A light is listed in a cell iff the sphere meets the cell (closed: touching counts), decided
 //! by the crate's exact sphere-box test — the very f32 evaluation `Aabbs::hits(&sphere)` runs on
 //! the grid's cells, so [`ClusterGrid::assign`] equals that brute force bit for bit, on every
-//! backend. Froxel grids (cells between planes through the eye) and the `Frustum` query are
-//! planned next (issue 5).
+//! backend. [`Frustum`] (six planes, a conservative query against `Spheres` and `Aabbs` on every
+//! tier) is the other everyday bulk cull; froxel grids (cells between planes through the eye)
+//! come next (issue 5).
 
 mod grid;
 mod output;
 
+pub use crate::Frustum;
 pub use grid::{CellOrder, ClusterGrid};
 pub use output::{LightLists, LightMasks};

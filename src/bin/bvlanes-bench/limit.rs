@@ -8,9 +8,9 @@
 
 use crate::Ctx;
 use crate::common::{
-    BoxVsAabbs, DENSITIES, DownTetVsUpTets, ObbVsAabbs, ObbVsObbs, OctahedronVsOctahedra, Pair,
-    SETS, SphereVsAabbs, SphereVsObbs, Workload, pass_arvo_count, pass_count, pass_sum,
-    plain_sum_isa,
+    BoxVsAabbs, DENSITIES, DownTetVsUpTets, FrustumVsAabbs, FrustumVsSpheres, ObbVsAabbs,
+    ObbVsObbs, OctahedronVsOctahedra, Pair, SETS, SphereVsAabbs, SphereVsObbs, Workload,
+    pass_arvo_count, pass_count, pass_sum, plain_sum_isa,
 };
 use crate::report::{Cell, Table, Target};
 use crate::sampler::{Variant, find, measure, ratio};
@@ -61,6 +61,8 @@ pub fn run(ctx: &Ctx<'_>, targets: &mut Vec<Target>) -> Vec<Table> {
         measure_pair::<DownTetVsUpTets>(ctx, n, &mut t, &mut rows);
         measure_pair::<OctahedronVsOctahedra>(ctx, n, &mut t, &mut rows);
         measure_pair::<SphereVsObbs>(ctx, n, &mut t, &mut rows);
+        measure_pair::<FrustumVsSpheres>(ctx, n, &mut t, &mut rows);
+        measure_pair::<FrustumVsAabbs>(ctx, n, &mut t, &mut rows);
         if n == sizes[0] || ctx.n.is_some() {
             // Compute-bound already in L2 (a 15-axis test); at the DRAM size only with --n.
             measure_pair::<ObbVsObbs>(ctx, n, &mut t, &mut rows);
