@@ -121,12 +121,6 @@ fn rejects<V: Lanes>(k: &PlaneConstants, i: usize, t: V, l: V) -> u32 {
     V::bits(t.add(m).lt(V::splat(0.0)))
 }
 
-/// All `V::N` lane bits set.
-#[inline(always)]
-fn full<V: Lanes>() -> u32 {
-    (1u32 << V::N) - 1
-}
-
 impl Kernel for SpheresVsFrustum<'_> {
     #[inline(always)]
     fn len(&self) -> usize {
@@ -144,7 +138,7 @@ impl Kernel for SpheresVsFrustum<'_> {
             let t = s.add(r.mul(V::splat(self.k.norm[i])));
             rejected |= rejects(&self.k, i, t, l);
         }
-        rejected ^ full::<V>()
+        rejected ^ super::all_lanes::<V>()
     }
 }
 
@@ -176,6 +170,6 @@ impl Kernel for AabbsVsFrustum<'_> {
             let t = plane_value(self.k.planes[i], p);
             rejected |= rejects(&self.k, i, t, l);
         }
-        rejected ^ full::<V>()
+        rejected ^ super::all_lanes::<V>()
     }
 }

@@ -125,6 +125,12 @@ impl<'a, const K: usize> Cols<'a, K> {
 // Kernels avoid closures and `array::map` on lane values: they do not reliably inline into the
 // AVX2 `#[target_feature]` entry point, and an out-of-line call passes `__m256` through memory.
 
+/// All `V::N` lane bits set: a block's mask when every lane hits.
+#[inline(always)]
+pub(crate) fn all_lanes<V: Lanes>() -> u32 {
+    (1u32 << V::N) - 1
+}
+
 /// Three query values splatted.
 #[inline(always)]
 pub(crate) fn splat3<V: Lanes>(v: [f32; 3]) -> [V; 3] {

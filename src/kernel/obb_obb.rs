@@ -133,12 +133,6 @@ fn separated<V: Lanes>(margin: V, worst: V) -> u32 {
 /// `1 + 2^-11`: the bounding-ball rejection's relative widening.
 const BALL_WIDEN: f32 = 1.0 + 1.0 / 2048.0;
 
-/// All `V::N` lane bits set.
-#[inline(always)]
-fn full<V: Lanes>() -> u32 {
-    (1u32 << V::N) - 1
-}
-
 impl Kernel for ObbsVsObb<'_> {
     #[inline(always)]
     fn len(&self) -> usize {
@@ -171,7 +165,7 @@ impl Kernel for ObbsVsObb<'_> {
             .mul(V::splat(BALL_WIDEN))
             .add(V::splat(MARGIN_FLOOR));
         let balls_apart = separated(reach2, dot3(d, d));
-        if balls_apart == full::<V>() {
+        if balls_apart == super::all_lanes::<V>() {
             return 0;
         }
 
@@ -204,7 +198,7 @@ impl Kernel for ObbsVsObb<'_> {
             let s = u.abs().sub(ra.add(b[k]));
             worst = worst.max(s);
         }
-        if (separated(margin, worst) | balls_apart) == full::<V>() {
+        if (separated(margin, worst) | balls_apart) == super::all_lanes::<V>() {
             return 0;
         }
         // Edges A_i × B_k.
@@ -219,7 +213,7 @@ impl Kernel for ObbsVsObb<'_> {
                 worst = worst.max(s);
             }
         }
-        (separated(margin, worst) | balls_apart) ^ full::<V>()
+        (separated(margin, worst) | balls_apart) ^ super::all_lanes::<V>()
     }
 }
 
@@ -253,7 +247,7 @@ impl Kernel for AabbsVsObb<'_> {
             let s = d[k].abs().sub(V::splat(self.qa[k]).add(b[k]));
             worst = worst.max(s);
         }
-        if separated(margin, worst) == full::<V>() {
+        if separated(margin, worst) == super::all_lanes::<V>() {
             return 0;
         }
         // Faces of A.
@@ -263,7 +257,7 @@ impl Kernel for AabbsVsObb<'_> {
             let s = t.abs().sub(V::splat(self.ra[i]).add(rb));
             worst = worst.max(s);
         }
-        if separated(margin, worst) == full::<V>() {
+        if separated(margin, worst) == super::all_lanes::<V>() {
             return 0;
         }
         // Edges A_i × e_k.
@@ -280,6 +274,6 @@ impl Kernel for AabbsVsObb<'_> {
                 worst = worst.max(s);
             }
         }
-        separated(margin, worst) ^ full::<V>()
+        separated(margin, worst) ^ super::all_lanes::<V>()
     }
 }
