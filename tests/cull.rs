@@ -29,6 +29,11 @@ fn check(grid: &ClusterGrid, lights: &Spheres, what: &str) {
         assert_eq!(brute(&cells, lights, b), want, "{what}: brute force on {b}");
         let g = grid.clone().with_backend(b).unwrap();
         let lists = g.assign(lights);
+        // The same output whatever the thread count.
+        for threads in [1, 2, 3, 8] {
+            let t = g.clone().with_threads(threads);
+            assert_eq!(t.assign(lights), lists, "{what}: {threads} threads on {b}");
+        }
         assert_eq!(lists.cells(), grid.len(), "{what}");
         assert_eq!(lists.offsets.first(), Some(&0), "{what}");
         for (c, w) in want.iter().enumerate() {
@@ -39,6 +44,9 @@ fn check(grid: &ClusterGrid, lights: &Spheres, what: &str) {
             want.iter().map(Vec::len).sum::<usize>()
         );
         g.assign_masks(lights, &mut masks);
+        let mut single = LightMasks::new();
+        g.clone().with_threads(1).assign_masks(lights, &mut single);
+        assert_eq!(masks, single, "{what}: masks, 1 thread vs default on {b}");
         assert_eq!(masks.words_per_cell(), lights.len().div_ceil(32));
         assert_eq!(masks.words().len(), grid.len() * masks.words_per_cell());
         for (c, w) in want.iter().enumerate() {
@@ -178,7 +186,9 @@ fn from_cells_grids_equal_the_brute_force() {
             })
             .collect();
         let grid = ClusterGrid::from_cells(Aabbs::from_slice(&boxes).unwrap());
-        let lights = random_lights(&mut rng, 70, Aabb::new([-10.0; 3], [10.0; 3]), 4.0);
+        // Enough lights at 100 cells that the assignment is split over tasks.
+        let count = if n == 100 { 1500 } else { 70 };
+        let lights = random_lights(&mut rng, count, Aabb::new([-10.0; 3], [10.0; 3]), 4.0);
         check(&grid, &lights, &format!("{n} cells"));
         assert_eq!(grid.dims(), None);
         assert_eq!(grid.cell_index([0, 0, 0]), None);

@@ -28,6 +28,8 @@ pub struct ClusterGrid {
     kind: Kind,
     order: CellOrder,
     backend: Backend,
+    /// At most this many tasks share an assignment (1: the calling thread only).
+    threads: usize,
 }
 
 #[derive(Clone, Debug)]
@@ -76,6 +78,7 @@ impl ClusterGrid {
             },
             order: CellOrder::default(),
             backend: Backend::detect(),
+            threads: default_threads(),
         })
     }
 
@@ -86,6 +89,7 @@ impl ClusterGrid {
             kind: Kind::Cells(cells),
             order: CellOrder::default(),
             backend: Backend::detect(),
+            threads: default_threads(),
         }
     }
 
@@ -104,6 +108,22 @@ impl ClusterGrid {
     pub fn with_backend(mut self, backend: Backend) -> Result<ClusterGrid, BvError> {
         self.backend = backend.check()?;
         Ok(self)
+    }
+
+    /// The same grid splitting its assignments over at most `threads` tasks (`0` or `1`: the
+    /// calling thread only). With the `rayon` feature (on by default) the default is every core
+    /// of rayon's global pool; without it, one thread. The output is the same whatever the count:
+    /// lights are split into contiguous ranges and their (cell, light) pairs joined in order.
+    #[must_use]
+    pub fn with_threads(mut self, threads: usize) -> ClusterGrid {
+        self.threads = threads.max(1);
+        self
+    }
+
+    /// The most tasks an assignment is split over.
+    #[must_use]
+    pub fn threads(&self) -> usize {
+        self.threads
     }
 
     /// Number of cells.
@@ -189,9 +209,7 @@ impl ClusterGrid {
     /// The lights of every cell, as CSR lists (light indices ascending within a cell).
     #[must_use]
     pub fn assign(&self, lights: &Spheres) -> LightLists {
-        let mut pairs: Vec<(u32, u32)> = Vec::new();
-        self.for_each_hit(lights, |cell, light| pairs.push((cell, light)));
-        LightLists::from_pairs(self.len(), &pairs)
+        LightLists::from_parts(self.len(), &self.pairs(lights))
     }
 
     /// One bitset of lights per cell, written into `masks` (resized to this grid and light count,
@@ -199,18 +217,46 @@ impl ClusterGrid {
     /// meets cell `c`.
     pub fn assign_masks(&self, lights: &Spheres, masks: &mut LightMasks) {
         masks.reset(self.len(), lights.len());
-        self.for_each_hit(lights, |cell, light| masks.set(cell, light));
+        for &(cell, light) in self.pairs(lights).iter().flatten() {
+            masks.set(cell, light);
+        }
     }
 
-    /// Calls `hit(cell, light)` for every light meeting a cell, lights ascending.
-    fn for_each_hit(&self, lights: &Spheres, mut hit: impl FnMut(u32, u32)) {
+    /// Every (cell, light) pair that meets, lights ascending: one part per task (up to
+    /// `threads`, contiguous light ranges), parts in order.
+    fn pairs(&self, lights: &Spheres) -> Vec<Vec<(u32, u32)>> {
+        let n = lights.len();
+        let tasks = self.threads.min(n / MIN_LIGHTS_PER_TASK).max(1);
+        if tasks == 1 {
+            let mut pairs = Vec::new();
+            self.for_each_hit(lights, 0..n, |c, l| pairs.push((c, l)));
+            return vec![pairs];
+        }
+        let ranges: Vec<core::ops::Range<usize>> = (0..tasks)
+            .map(|t| n * t / tasks..n * (t + 1) / tasks)
+            .collect();
+        run_tasks(&ranges, |range| {
+            let mut pairs = Vec::new();
+            self.for_each_hit(lights, range.clone(), |c, l| pairs.push((c, l)));
+            pairs
+        })
+    }
+
+    /// Calls `hit(cell, light)` for every light of `range` meeting a cell, lights ascending.
+    fn for_each_hit(
+        &self,
+        lights: &Spheres,
+        range: core::ops::Range<usize>,
+        mut hit: impl FnMut(u32, u32),
+    ) {
+        let lights = range.map(|l| (l, lights.get(l).expect("light index below len")));
         match &self.kind {
             Kind::Cells(cells) => {
                 let pinned = cells
                     .with_backend(self.backend)
                     .expect("the grid's backend was checked");
                 let mut out = Vec::new();
-                for (l, light) in lights.iter().enumerate() {
+                for (l, light) in lights {
                     out.clear();
                     pinned.extend_hits(&light, &mut out);
                     for &c in &out {
@@ -220,7 +266,7 @@ impl ClusterGrid {
             }
             Kind::Uniform { dims, bounds } => {
                 let mut e2: [Vec<f32>; 3] = Default::default();
-                for (l, light) in lights.iter().enumerate() {
+                for (l, light) in lights {
                     let r2 = light.radius * light.radius;
                     let mut first = [0u32; 3];
                     for a in 0..3 {
@@ -244,6 +290,37 @@ impl ClusterGrid {
                 }
             }
         }
+    }
+}
+
+/// Splitting an assignment pays from this many lights per task.
+const MIN_LIGHTS_PER_TASK: usize = 256;
+
+/// The default task count: every core with `rayon`, else 1.
+fn default_threads() -> usize {
+    #[cfg(feature = "rayon")]
+    {
+        rayon::current_num_threads()
+    }
+    #[cfg(not(feature = "rayon"))]
+    {
+        1
+    }
+}
+
+/// Runs `task` on every range, in parallel with `rayon`, and returns the results in order.
+fn run_tasks<T: Send>(
+    ranges: &[core::ops::Range<usize>],
+    task: impl Fn(&core::ops::Range<usize>) -> T + Sync + Send,
+) -> Vec<T> {
+    #[cfg(feature = "rayon")]
+    {
+        use rayon::prelude::*;
+        ranges.par_iter().map(&task).collect()
+    }
+    #[cfg(not(feature = "rayon"))]
+    {
+        ranges.iter().map(task).collect()
     }
 }
 

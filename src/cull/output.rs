@@ -12,19 +12,20 @@ pub struct LightLists {
 }
 
 impl LightLists {
-    /// Builds the lists from `(cell, light)` pairs given in ascending light order (a stable
-    /// counting sort by cell keeps the lights ascending within each cell).
-    pub(crate) fn from_pairs(cells: usize, pairs: &[(u32, u32)]) -> LightLists {
+    /// Builds the lists from `(cell, light)` pairs given in ascending light order, part after
+    /// part (a stable counting sort by cell keeps the lights ascending within each cell).
+    pub(crate) fn from_parts(cells: usize, parts: &[Vec<(u32, u32)>]) -> LightLists {
         let mut offsets = vec![0u32; cells + 1];
-        for &(c, _) in pairs {
+        let pairs = || parts.iter().flatten();
+        for &(c, _) in pairs() {
             offsets[c as usize + 1] += 1;
         }
         for c in 0..cells {
             offsets[c + 1] += offsets[c];
         }
         let mut next = offsets.clone();
-        let mut indices = vec![0u32; pairs.len()];
-        for &(c, l) in pairs {
+        let mut indices = vec![0u32; offsets[cells] as usize];
+        for &(c, l) in pairs() {
             let slot = &mut next[c as usize];
             indices[*slot as usize] = l;
             *slot += 1;

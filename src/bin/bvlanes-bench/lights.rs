@@ -58,7 +58,10 @@ pub fn run(ctx: &Ctx<'_>, _targets: &mut Vec<Target>) -> Vec<Table> {
         }
     }
 
-    let (grid, lights) = (&grid, &lights);
+    let all = grid.clone();
+    let threads = all.threads();
+    let grid = grid.with_threads(1);
+    let (grid, all, lights) = (&grid, &all, &lights);
     let mut vs = Vec::new();
     {
         let mut out = Vec::with_capacity(grid.len());
@@ -70,6 +73,14 @@ pub fn run(ctx: &Ctx<'_>, _targets: &mut Vec<Target>) -> Vec<Table> {
     let mut m = LightMasks::new();
     vs.push(Variant::new("assign_masks", 1, move |_| {
         grid.assign_masks(black_box(lights), &mut m);
+        m.words().len() as u64
+    }));
+    vs.push(Variant::new("assign all", 1, move |_| {
+        black_box(all.assign(black_box(lights))).indices.len() as u64
+    }));
+    let mut m = LightMasks::new();
+    vs.push(Variant::new("assign_masks all", 1, move |_| {
+        all.assign_masks(black_box(lights), &mut m);
         m.words().len() as u64
     }));
     ctx.progress.note(&format!(
@@ -91,7 +102,7 @@ pub fn run(ctx: &Ctx<'_>, _targets: &mut Vec<Target>) -> Vec<Table> {
         ],
     );
     t.notes.push(format!(
-        "{n} lights of radius 0.5-2 uniform in [0, 32]^3 (fixed seed); {} cells; detected backend; single thread; \
+        "{n} lights of radius 0.5-2 uniform in [0, 32]^3 (fixed seed); {} cells; detected backend; \
          {} rounds, interleaved, medians",
         grid.len(),
         ctx.rounds
@@ -112,10 +123,16 @@ pub fn run(ctx: &Ctx<'_>, _targets: &mut Vec<Target>) -> Vec<Table> {
             .push("**MISMATCH**: assign or assign_masks differs from the brute force".to_owned());
     }
     let base = find(&vs, "brute force");
+    let all_label = |what: &str| format!("bvlanes {what}, {threads} threads");
     for (row, label) in [
-        ("brute force", "brute force (SIMD, every cell)"),
-        ("assign", "bvlanes assign (CSR lists)"),
-        ("assign_masks", "bvlanes assign_masks (bitsets)"),
+        ("brute force", "brute force (SIMD, every cell)".to_owned()),
+        ("assign", "bvlanes assign (CSR lists), 1 thread".to_owned()),
+        (
+            "assign_masks",
+            "bvlanes assign_masks (bitsets), 1 thread".to_owned(),
+        ),
+        ("assign all", all_label("assign")),
+        ("assign_masks all", all_label("assign_masks")),
     ] {
         let v = find(&vs, row);
         t.push(vec![
