@@ -99,7 +99,8 @@ impl ClusterGrid {
     /// With `tan_y = tan(fov_y / 2)` and `tan_x = tan_y * width_px / height_px`, tile `i` of
     /// `n = dims[0]` spans NDC `x` in `[-1 + 2i/n, -1 + 2(i+1)/n]`, that is the points with
     /// `s_i <= x / d <= s_{i+1}`, `s_i = (2i - n) / n * tan_x`: between two planes through the
-    /// eye. Rows likewise with `y`, `tan_y` and `dims[1]`, row 0 at the bottom. Slices follow
+    /// eye. Rows likewise with `y`, `tan_y` and `dims[1]`, row 0 at the bottom (Bevy counts rows
+    /// from the top of the screen: its row `j` is row `dims[1] - 1 - j` here). Slices follow
     /// Bevy's `view_z_to_z_slice`: with `n = dims[2]` and `f = clamp(FIRST_SLICE_DEPTH, near,
     /// far)`, slice `k` spans depths `[b_k, b_{k+1}]`, `b_0 = near`, `b_n = far` and
     /// `b_k = f * (far / f)^((k - 1) / (n - 1))` for `0 < k < n` (so slice 0 is `near..f` and the
