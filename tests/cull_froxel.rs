@@ -481,3 +481,60 @@ fn bad_cameras_are_errors() {
     ));
     assert!(!BvError::Camera { what: "x" }.to_string().is_empty());
 }
+
+#[test]
+fn radii_at_the_reference_distance() {
+    // No false negatives at the finest scale: a light whose radius is at least the reference
+    // distance (rounded up to f32) is listed, whatever the rounding; one clearly short of it (by
+    // far more than the documented slack) is not.
+    let mut rng = TestRng::named(14, "at distance");
+    let mut checked = [0usize; 2];
+    for _ in 0..30 {
+        let dims = [
+            1 + rng.below(6) as u32,
+            1 + rng.below(5) as u32,
+            1 + rng.below(8) as u32,
+        ];
+        let cam = random_camera(&mut rng, dims);
+        let grid = cam.grid();
+        let (tx, ty) = cam.tans();
+        let centers = random_lights(&mut rng, &cam, 60);
+        let mut lights = Vec::new();
+        let mut expect = Vec::new();
+        for s in centers.iter() {
+            let xyz = [0, 1, 2].map(|a| rng.below(dims[a] as usize) as u32);
+            let p = s.center.map(f64::from);
+            let dist = froxel_dist(p, &cam.corners(xyz));
+            if dist == 0.0 || dist > f64::from(Sphere::MAX_RADIUS) / 2.0 {
+                continue;
+            }
+            let mut up = dist as f32;
+            if f64::from(up) < dist {
+                up = up.next_up();
+            }
+            lights.push(Sphere::new(s.center, up));
+            expect.push((xyz, true));
+            let down = (dist * (1.0 - 1e-7)) as f32;
+            let scale = (p[0].abs() + p[1].abs() + p[2].abs() + dist) * (1.0 + tx + ty);
+            if dist - f64::from(down) > 1e-10 * scale {
+                lights.push(Sphere::new(s.center, down));
+                expect.push((xyz, false));
+            }
+        }
+        let lights = Spheres::from_slice(&lights).unwrap();
+        let lists = grid.assign(&lights);
+        for (l, &(xyz, listed)) in expect.iter().enumerate() {
+            let got = lists
+                .cell(grid.cell_index(xyz).unwrap())
+                .contains(&(l as u32));
+            assert_eq!(
+                got,
+                listed,
+                "{cam:?}: light {:?} in {xyz:?}",
+                lights.get(l).unwrap()
+            );
+            checked[usize::from(listed)] += 1;
+        }
+    }
+    assert!(checked[0] > 300 && checked[1] > 1000, "{checked:?}");
+}
