@@ -81,6 +81,12 @@ pub enum BvError {
         /// The dimensions asked for.
         dims: [u32; 3],
     },
+    /// Camera parameters that describe no perspective view volume (a zero viewport side, a field
+    /// of view outside `(0, pi)`, `near <= 0` or `far <= near`).
+    Camera {
+        /// What is wrong, in words.
+        what: &'static str,
+    },
 }
 
 impl fmt::Display for BvError {
@@ -127,6 +133,7 @@ impl fmt::Display for BvError {
                 f,
                 "a cluster grid of {dims:?} cells: every dimension must be at least 1 and the product at most u32::MAX"
             ),
+            BvError::Camera { what } => write!(f, "bad camera parameters: {what}"),
         }
     }
 }

@@ -1,9 +1,10 @@
 //! [`ClusterGrid`]: the cells lights are assigned to, and the assignment itself.
 
+use super::froxel::{FIRST_SLICE_DEPTH, Froxels};
 use super::output::{LightLists, LightMasks};
 use crate::{Aabb, Aabbs, Backend, BvError, Spheres};
 
-/// How a uniform grid numbers its cells.
+/// How a uniform or froxel grid numbers its cells.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum CellOrder {
     /// `index = (x * dims_y + y) * dims_z + z`: z fastest, as Bevy's clusters.
@@ -19,10 +20,13 @@ pub enum CellOrder {
 ///   walking only the cells near each light (its candidate range per axis), not every cell.
 /// * [`ClusterGrid::from_cells`]: any boxes; each light runs the batched sphere query over all
 ///   cells.
+/// * [`ClusterGrid::froxels`]: a perspective camera's view volume cut into froxels, cells between
+///   four side planes through the eye and two depth planes; lights are tested against the froxel
+///   itself (not its box), exactly up to a tiny documented slack.
 ///
-/// In both, a light is listed in a cell iff the sphere meets the cell's box (touching counts),
-/// decided by the crate's exact sphere-box test, so the result equals `cells().hits(&light)` for
-/// every light, whatever the backend.
+/// For the first two, a light is listed in a cell iff the sphere meets the cell's box (touching
+/// counts), decided by the crate's exact sphere-box test, so the result equals
+/// `cells().hits(&light)` for every light, whatever the backend.
 #[derive(Clone, Debug)]
 pub struct ClusterGrid {
     kind: Kind,
@@ -40,6 +44,7 @@ enum Kind {
         bounds: [Vec<f32>; 3],
     },
     Cells(Aabbs),
+    Froxels(Froxels),
 }
 
 impl ClusterGrid {
@@ -82,6 +87,81 @@ impl ClusterGrid {
         })
     }
 
+    /// The depth where a froxel grid's slice 0 ends (5, Bevy's default `first_slice_depth`).
+    pub const FIRST_SLICE_DEPTH: f32 = FIRST_SLICE_DEPTH;
+
+    /// A froxel grid: the view volume of a perspective camera (a `width_px x height_px`
+    /// viewport, vertical field of view `fov_y` in radians, depths `near..far`) cut into
+    /// `dims[0] x dims[1]` screen tiles and `dims[2]` depth slices.
+    ///
+    /// # View space
+    /// Right-handed, the eye at the origin looking down `-z`, `x` right, `y` up (glam, Bevy,
+    /// wgpu); lights are given in this space. The depth of a point is `d = -z`.
+    ///
+    /// # Cells
+    /// With `tan_y = tan(fov_y / 2)` and `tan_x = tan_y * width_px / height_px`, tile `i` of
+    /// `n = dims[0]` spans NDC `x` in `[-1 + 2i/n, -1 + 2(i+1)/n]`, that is the points with
+    /// `s_i <= x / d <= s_{i+1}`, `s_i = (2i - n) / n * tan_x`: between two planes through the
+    /// eye. Rows likewise with `y`, `tan_y` and `dims[1]`, row 0 at the bottom (Bevy counts rows
+    /// from the top of the screen: its row `j` is row `dims[1] - 1 - j` here). Slices follow
+    /// Bevy's `view_z_to_z_slice`: with `n = dims[2]` and `f = clamp(FIRST_SLICE_DEPTH, near,
+    /// far)`, slice `k` spans depths `[b_k, b_{k+1}]`, `b_0 = near`, `b_n = far` and
+    /// `b_k = f * (far / f)^((k - 1) / (n - 1))` for `0 < k < n` (so slice 0 is `near..f` and the
+    /// others grow exponentially from `f` to `far`; one slice is `near..far`; when `near >= 5`,
+    /// slice 0 is the flat cell at depth `near`). All of this is computed in f64 from the f32
+    /// parameters; the f64 planes and depths are the grid's geometry. Cells are numbered as
+    /// uniform grids' are ([`CellOrder`], `(x, y, z)` = (tile column, tile row, slice)), and
+    /// [`cell`](Self::cell) gives each froxel's bounding box (rounded outwards to f32).
+    ///
+    /// # Assignment
+    /// A light is listed in a froxel iff the distance from its centre to the froxel (the closed
+    /// convex cell, not its box) is at most `r + tau`, as computed in f64, where
+    /// `tau = 2^-40 * (|c_x| + |c_y| + |c_z| + r) * (1 + tan_x + tan_y)`. So every light that meets
+    /// the froxel in real arithmetic (touching counts; behind the eye, beyond `far`, zero radius
+    /// alike) is listed, and a listed light is at most about `2 tau` away from it (the f64
+    /// rounding of the distance is a few units of `2^-53` of the same scale). The method:
+    /// `docs/algorithms.md`, "Light assignment to froxels". The backend does not matter (scalar
+    /// f64 code).
+    ///
+    /// ```
+    /// use bvlanes::cull::ClusterGrid;
+    /// use bvlanes::{Sphere, Spheres};
+    /// let grid = ClusterGrid::froxels(1920, 1080, 1.0, 0.1, 1000.0, [16, 8, 24])?;
+    /// assert_eq!(grid.len(), 16 * 8 * 24);
+    /// let lights = Spheres::from_slice(&[
+    ///     Sphere::new([0.0, 0.0, -3.0], 0.01), // on the view axis, in slice 0 (0.1..5)
+    ///     Sphere::new([0.0, 0.0, 20.0], 10.0), // behind the eye: in no froxel
+    /// ])?;
+    /// let lists = grid.assign(&lights);
+    /// // The view axis is the corner of four tiles.
+    /// for (x, y) in [(7, 4), (8, 4), (7, 3), (8, 3)] {
+    ///     assert_eq!(lists.cell(grid.cell_index([x, y, 0]).unwrap()), [0]);
+    /// }
+    /// assert_eq!(lists.indices.len(), 4);
+    /// # Ok::<(), bvlanes::BvError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`BvError::NonFinite`] (index 0) for a NaN or infinite `fov_y`, `near` or `far`;
+    /// [`BvError::Camera`] for a zero `width_px` or `height_px`, `fov_y` outside `(0, pi)`,
+    /// `near <= 0` or `far <= near`; [`BvError::GridDims`] if a dimension is zero or there are
+    /// more than `u32::MAX` cells.
+    pub fn froxels(
+        width_px: u32,
+        height_px: u32,
+        fov_y: f32,
+        near: f32,
+        far: f32,
+        dims: [u32; 3],
+    ) -> Result<ClusterGrid, BvError> {
+        Ok(ClusterGrid {
+            kind: Kind::Froxels(Froxels::new(width_px, height_px, fov_y, near, far, dims)?),
+            order: CellOrder::default(),
+            backend: Backend::detect(),
+            threads: default_threads(),
+        })
+    }
+
     /// A grid of arbitrary cells: cell `i` is `cells[i]`.
     #[must_use]
     pub fn from_cells(cells: Aabbs) -> ClusterGrid {
@@ -93,7 +173,7 @@ impl ClusterGrid {
         }
     }
 
-    /// The same grid numbering its cells in `order` (uniform grids; cells given by
+    /// The same grid numbering its cells in `order` (uniform and froxel grids; cells given by
     /// [`from_cells`](Self::from_cells) keep their own order).
     #[must_use]
     pub fn with_order(mut self, order: CellOrder) -> ClusterGrid {
@@ -132,6 +212,7 @@ impl ClusterGrid {
         match &self.kind {
             Kind::Uniform { dims, .. } => dims.iter().map(|&d| d as usize).product(),
             Kind::Cells(c) => c.len(),
+            Kind::Froxels(f) => f.dims.iter().map(|&d| d as usize).product(),
         }
     }
 
@@ -141,16 +222,17 @@ impl ClusterGrid {
         self.len() == 0
     }
 
-    /// The dimensions of a uniform grid.
+    /// The dimensions of a uniform or froxel grid.
     #[must_use]
     pub fn dims(&self) -> Option<[u32; 3]> {
         match &self.kind {
             Kind::Uniform { dims, .. } => Some(*dims),
+            Kind::Froxels(f) => Some(f.dims),
             Kind::Cells(_) => None,
         }
     }
 
-    /// The index of cell `(x, y, z)` of a uniform grid in its [`CellOrder`]; `None` outside the
+    /// The index of cell `(x, y, z)` of a uniform or froxel grid in its [`CellOrder`]; `None` outside the
     /// grid or for a [`from_cells`](Self::from_cells) grid.
     #[must_use]
     pub fn cell_index(&self, [x, y, z]: [u32; 3]) -> Option<usize> {
@@ -165,25 +247,28 @@ impl ClusterGrid {
         }
     }
 
-    /// Cell `index`'s box.
+    /// The `(x, y, z)` of cell `index < len` of a grid with dimensions `dims`.
+    fn coords(&self, dims: [u32; 3], index: usize) -> [usize; 3] {
+        let (i, d) = (index as u32, dims);
+        let xyz = match self.order {
+            CellOrder::ZFastest => [i / (d[1] * d[2]), i / d[2] % d[1], i % d[2]],
+            CellOrder::XFastest => [i % d[0], i / d[0] % d[1], i / (d[0] * d[1])],
+        };
+        xyz.map(|v| v as usize)
+    }
+
+    /// Cell `index`'s box (for a froxel grid, the smallest f32 box containing the froxel, bounds
+    /// beyond the f32 range saturating at `-f32::MAX` / `f32::MAX`).
     #[must_use]
     pub fn cell(&self, index: usize) -> Option<Aabb> {
+        if index >= self.len() {
+            return None;
+        }
         match &self.kind {
             Kind::Cells(c) => c.get(index),
+            Kind::Froxels(f) => Some(f.cell_box(self.coords(f.dims, index))),
             Kind::Uniform { dims, bounds } => {
-                if index >= self.len() {
-                    return None;
-                }
-                let i = index as u32;
-                let (x, y, z) = match self.order {
-                    CellOrder::ZFastest => {
-                        (i / (dims[1] * dims[2]), i / dims[2] % dims[1], i % dims[2])
-                    }
-                    CellOrder::XFastest => {
-                        (i % dims[0], i / dims[0] % dims[1], i / (dims[0] * dims[1]))
-                    }
-                };
-                let (x, y, z) = (x as usize, y as usize, z as usize);
+                let [x, y, z] = self.coords(*dims, index);
                 Some(Aabb::new(
                     [bounds[0][x], bounds[1][y], bounds[2][z]],
                     [bounds[0][x + 1], bounds[1][y + 1], bounds[2][z + 1]],
@@ -192,12 +277,13 @@ impl ClusterGrid {
         }
     }
 
-    /// Every cell's box, in index order (what [`assign`](Self::assign) is defined against).
+    /// Every cell's box, in index order (what [`assign`](Self::assign) is defined against, except
+    /// for froxel grids, whose lights are tested against the froxels themselves).
     #[must_use]
     pub fn cells(&self) -> Aabbs {
         match &self.kind {
             Kind::Cells(c) => c.clone(),
-            Kind::Uniform { .. } => {
+            Kind::Uniform { .. } | Kind::Froxels(_) => {
                 let boxes: Vec<Aabb> = (0..self.len())
                     .map(|i| self.cell(i).expect("index below len"))
                     .collect();
@@ -262,6 +348,14 @@ impl ClusterGrid {
                     for &c in &out {
                         hit(c, l as u32);
                     }
+                }
+            }
+            Kind::Froxels(f) => {
+                let mut scratch = Vec::new();
+                for (l, light) in lights {
+                    f.for_each_hit(light.center, light.radius, &mut scratch, |[x, y, z]| {
+                        hit(self.index(f.dims, x, y, z), l as u32);
+                    });
                 }
             }
             Kind::Uniform { dims, bounds } => {

@@ -22,9 +22,11 @@
 //! by the crate's exact sphere-box test — the very f32 evaluation `Aabbs::hits(&sphere)` runs on
 //! the grid's cells, so [`ClusterGrid::assign`] equals that brute force bit for bit, on every
 //! backend. [`Frustum`] (six planes, a conservative query against `Spheres` and `Aabbs` on every
-//! tier) is the other everyday bulk cull; froxel grids (cells between planes through the eye)
-//! come next (issue 5).
+//! tier) is the other everyday bulk cull. Froxel grids ([`ClusterGrid::froxels`]: cells between
+//! four planes through the eye and two depth planes, depth slices exponential after a first one,
+//! as Bevy's) are tested against the froxels themselves, exactly up to a tiny documented slack.
 
+mod froxel;
 mod grid;
 mod output;
 

@@ -1,0 +1,540 @@
+//! Froxel grids (`ClusterGrid::froxels`) against an exact f64 brute force written for clarity:
+//! the froxel rebuilt from its documented formulas as eight corners, the distance from a light's
+//! centre to it (zero inside; else the nearest point over its six faces, each face two triangles),
+//! compared with the radius. Ties within a small relative tolerance may go either way.
+
+mod common;
+
+use bvlanes::cull::{CellOrder, ClusterGrid, LightMasks};
+use bvlanes::{Backend, BvError, Sphere, Spheres};
+use common::TestRng;
+
+type V = [f64; 3];
+
+fn sub(a: V, b: V) -> V {
+    [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
+}
+fn dot(a: V, b: V) -> f64 {
+    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+}
+fn cross(a: V, b: V) -> V {
+    [
+        a[1] * b[2] - a[2] * b[1],
+        a[2] * b[0] - a[0] * b[2],
+        a[0] * b[1] - a[1] * b[0],
+    ]
+}
+fn norm(a: V) -> f64 {
+    dot(a, a).sqrt()
+}
+
+/// A camera as the tests build it, and its froxels rebuilt from the documented formulas.
+#[derive(Clone, Copy, Debug)]
+struct Camera {
+    w: u32,
+    h: u32,
+    fov_y: f32,
+    near: f32,
+    far: f32,
+    dims: [u32; 3],
+}
+
+impl Camera {
+    fn grid(&self) -> ClusterGrid {
+        ClusterGrid::froxels(self.w, self.h, self.fov_y, self.near, self.far, self.dims).unwrap()
+    }
+    fn tans(&self) -> (f64, f64) {
+        let ty = (f64::from(self.fov_y) / 2.0).tan();
+        (ty * f64::from(self.w) / f64::from(self.h), ty)
+    }
+    /// Tile boundary `i` of `n` as a slope (`x / depth`).
+    fn slope(i: u32, n: u32, tan: f64) -> f64 {
+        (-1.0 + 2.0 * f64::from(i) / f64::from(n)) * tan
+    }
+    /// Slice boundary `k`, as a depth.
+    fn depth(&self, k: u32) -> f64 {
+        let (near, far, n) = (f64::from(self.near), f64::from(self.far), self.dims[2]);
+        let first = 5f64.max(near).min(far);
+        if k == 0 {
+            near
+        } else if k == n {
+            far
+        } else {
+            first * (far / first).powf(f64::from(k - 1) / f64::from(n - 1))
+        }
+    }
+    /// The eight corners of froxel `(x, y, z)`, corner `(i, j, k)` at index `i + 2j + 4k`.
+    fn corners(&self, [x, y, z]: [u32; 3]) -> [V; 8] {
+        let (tx, ty) = self.tans();
+        let [nx, ny, _] = self.dims;
+        std::array::from_fn(|c| {
+            let (i, j, k) = ((c & 1) as u32, (c >> 1 & 1) as u32, (c >> 2) as u32);
+            let d = self.depth(z + k);
+            [
+                Self::slope(x + i, nx, tx) * d,
+                Self::slope(y + j, ny, ty) * d,
+                -d,
+            ]
+        })
+    }
+}
+
+fn segment_dist(p: V, a: V, b: V) -> f64 {
+    let ab = sub(b, a);
+    let len2 = dot(ab, ab);
+    let t = if len2 > 0.0 {
+        (dot(sub(p, a), ab) / len2).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    norm(sub(
+        p,
+        [a[0] + t * ab[0], a[1] + t * ab[1], a[2] + t * ab[2]],
+    ))
+}
+
+/// Distance from `p` to the triangle `abc`: to its plane if the projection falls inside, else to
+/// the nearest edge.
+fn triangle_dist(p: V, a: V, b: V, c: V) -> f64 {
+    let n = cross(sub(b, a), sub(c, a));
+    let nn = dot(n, n);
+    if nn > 0.0 {
+        let h = dot(sub(p, a), n) / nn;
+        let q = sub(p, [h * n[0], h * n[1], h * n[2]]);
+        let inside = [(a, b), (b, c), (c, a)]
+            .iter()
+            .all(|&(u, v)| dot(cross(sub(v, u), sub(q, u)), n) >= 0.0);
+        if inside {
+            return h.abs() * nn.sqrt();
+        }
+    }
+    segment_dist(p, a, b)
+        .min(segment_dist(p, b, c))
+        .min(segment_dist(p, c, a))
+}
+
+/// The distance from `p` to the froxel with corners `k` (the convex hull of the eight).
+fn froxel_dist(p: V, k: &[V; 8]) -> f64 {
+    // Inside: on the inner side of both depth planes and of the four side planes through the eye.
+    let d = -p[2];
+    let (d0, d1) = (-k[0][2], -k[4][2]);
+    let (a0, a1) = (k[0][0] / d0, k[1][0] / d0);
+    let (b0, b1) = (k[0][1] / d0, k[2][1] / d0);
+    if d0 <= d && d <= d1 && a0 * d <= p[0] && p[0] <= a1 * d && b0 * d <= p[1] && p[1] <= b1 * d {
+        return 0.0;
+    }
+    // Faces as corner cycles.
+    let faces = [
+        [0, 2, 6, 4], // left  (x at a0)
+        [1, 3, 7, 5], // right
+        [0, 1, 5, 4], // bottom
+        [2, 3, 7, 6], // top
+        [0, 1, 3, 2], // near
+        [4, 5, 7, 6], // far
+    ];
+    faces
+        .iter()
+        .map(|f| {
+            let [a, b, c, e] = f.map(|i| k[i]);
+            triangle_dist(p, a, b, c).min(triangle_dist(p, a, c, e))
+        })
+        .fold(f64::INFINITY, f64::min)
+}
+
+/// `Some(hit)` when the reference decides clearly, `None` for a tie within the tolerance.
+fn reference(cam: &Camera, cell: [u32; 3], s: &Sphere) -> Option<bool> {
+    let p = s.center.map(f64::from);
+    let r = f64::from(s.radius);
+    let (tx, ty) = cam.tans();
+    let tol = 1e-9 * (p[0].abs() + p[1].abs() + p[2].abs() + r + 1e-30) * (1.0 + tx + ty);
+    let k = cam.corners(cell);
+    // A shortcut that cannot change the answer: the corners' box contains the froxel, so a light
+    // clearly beyond the box is clearly beyond the froxel.
+    let mut e2 = 0.0;
+    for a in 0..3 {
+        let lo = k.iter().map(|c| c[a]).fold(f64::INFINITY, f64::min);
+        let hi = k.iter().map(|c| c[a]).fold(f64::NEG_INFINITY, f64::max);
+        let e = (lo - p[a]).max(p[a] - hi).max(0.0);
+        e2 += e * e;
+    }
+    if e2.sqrt() > r + tol {
+        return Some(false);
+    }
+    let dist = froxel_dist(p, &k);
+    if dist <= r - tol {
+        Some(true)
+    } else if dist > r + tol {
+        Some(false)
+    } else {
+        None
+    }
+}
+
+fn all_cells(dims: [u32; 3]) -> impl Iterator<Item = [u32; 3]> {
+    (0..dims[0])
+        .flat_map(move |x| (0..dims[1]).flat_map(move |y| (0..dims[2]).map(move |z| [x, y, z])))
+}
+
+/// Checks `assign` and `assign_masks` (both orders, every backend) against the reference.
+/// Returns the number of ties seen.
+fn check(cam: &Camera, lights: &Spheres, what: &str) -> usize {
+    let mut ties = 0;
+    let mut want = Vec::new();
+    for xyz in all_cells(cam.dims) {
+        let per: Vec<Option<bool>> = lights.iter().map(|s| reference(cam, xyz, &s)).collect();
+        ties += per.iter().filter(|v| v.is_none()).count();
+        want.push((xyz, per));
+    }
+    let mut masks = LightMasks::new();
+    for order in [CellOrder::ZFastest, CellOrder::XFastest] {
+        for &b in Backend::available() {
+            let grid = cam.grid().with_order(order).with_backend(b).unwrap();
+            assert_eq!(grid.dims(), Some(cam.dims));
+            let lists = grid.assign(lights);
+            assert_eq!(lists.cells(), grid.len());
+            grid.assign_masks(lights, &mut masks);
+            for (xyz, per) in &want {
+                let c = grid.cell_index(*xyz).unwrap();
+                let got = lists.cell(c);
+                assert!(got.windows(2).all(|w| w[0] < w[1]), "{what}: ascending");
+                for (l, expect) in per.iter().enumerate() {
+                    let listed = got.contains(&(l as u32));
+                    assert_eq!(listed, masks.contains(c, l), "{what}: mask, cell {xyz:?}");
+                    if let Some(e) = *expect {
+                        assert_eq!(
+                            listed,
+                            e,
+                            "{what}: light {l} {:?} in cell {xyz:?} ({order:?}, {b}); distance {}",
+                            lights.get(l).unwrap(),
+                            froxel_dist(
+                                lights.get(l).unwrap().center.map(f64::from),
+                                &cam.corners(*xyz)
+                            )
+                        );
+                    }
+                }
+            }
+        }
+    }
+    ties
+}
+
+fn random_camera(rng: &mut TestRng, dims: [u32; 3]) -> Camera {
+    let near = if rng.chance(0.15) {
+        rng.range(5.0, 20.0)
+    } else {
+        rng.range(0.01, 2.0)
+    };
+    let far = if rng.chance(0.2) {
+        near * rng.range(1.01, 4.0)
+    } else {
+        near + rng.range(1.0, 300.0)
+    };
+    Camera {
+        w: 1 + rng.below(3000) as u32,
+        h: 1 + rng.below(2000) as u32,
+        fov_y: rng.range(0.1, 3.0),
+        near,
+        far,
+        dims,
+    }
+}
+
+/// Lights in front, behind the eye, beyond far, on froxel corners, near ties, of every size.
+fn random_lights(rng: &mut TestRng, cam: &Camera, n: usize) -> Spheres {
+    let (tx, ty) = cam.tans();
+    let far = f64::from(cam.far);
+    let mut out = Vec::new();
+    while out.len() < n {
+        let kind = rng.below(4);
+        let center: [f32; 3] = if kind == 0 {
+            // On a froxel corner (rounded to f32).
+            let xyz = [0, 1, 2].map(|a| rng.below(cam.dims[a] as usize) as u32);
+            let k = cam.corners(xyz);
+            k[rng.below(8)].map(|v| v as f32)
+        } else {
+            let d = f64::from(rng.range(-0.3, 1.3)) * far;
+            let u = f64::from(rng.range(-1.4, 1.4)) * tx * d.abs().max(0.5);
+            let v = f64::from(rng.range(-1.4, 1.4)) * ty * d.abs().max(0.5);
+            [u as f32, v as f32, -d as f32]
+        };
+        let radius = match rng.below(10) {
+            0 => 0.0,
+            1 => rng.range(0.0, 1e-3),
+            2 => rng.range(0.0, 10.0) * cam.far,
+            _ => rng.range(0.0, 0.2) * cam.far,
+        };
+        let mut s = Sphere::new(center, radius);
+        if kind == 1 {
+            // A near tie with a random froxel: radius within 1e-6 relative of its distance.
+            let xyz = [0, 1, 2].map(|a| rng.below(cam.dims[a] as usize) as u32);
+            let d = froxel_dist(center.map(f64::from), &cam.corners(xyz));
+            s.radius = ((d * (1.0 + f64::from(rng.sym(1e-6)))) as f32).min(Sphere::MAX_RADIUS);
+        }
+        out.push(s);
+    }
+    Spheres::from_slice(&out).unwrap()
+}
+
+#[test]
+fn froxel_grids_equal_the_exact_reference() {
+    let mut rng = TestRng::named(11, "froxels");
+    let mut ties = 0;
+    let mut pairs = 0;
+    for round in 0..40 {
+        let dims = match round {
+            0 => [1, 1, 1],
+            1 => [1, 1, 2],
+            2 => [16, 9, 24],
+            _ => [
+                1 + rng.below(8) as u32,
+                1 + rng.below(6) as u32,
+                1 + rng.below(10) as u32,
+            ],
+        };
+        let cam = random_camera(&mut rng, dims);
+        let n = if round == 2 { 12 } else { 40 };
+        let lights = random_lights(&mut rng, &cam, n);
+        pairs += lights.len() * cam.grid().len();
+        ties += check(&cam, &lights, &format!("round {round}, {cam:?}"));
+    }
+    // Ties are rare: the tolerance is tiny.
+    assert!(ties * 1000 < pairs, "{ties} ties of {pairs}");
+}
+
+#[test]
+fn touching_faces_and_corners() {
+    // A square camera with 2 x 2 tiles: the middle side planes are x = 0 and y = 0 exactly;
+    // depths 1, 5, 5 sqrt(5), 25. The slack of the decision is about 1e-11 here.
+    let cam = Camera {
+        w: 100,
+        h: 100,
+        fov_y: std::f32::consts::FRAC_PI_2,
+        near: 1.0,
+        far: 25.0,
+        dims: [2, 2, 3],
+    };
+    let grid = cam.grid();
+    let lists = grid.assign(
+        &Spheres::from_slice(&[
+            // Touching the near plane from the eye's side at the centre: the four slice-0 cells.
+            Sphere::new([0.0, 0.0, 0.0], 1.0),
+            // Just short of it.
+            Sphere::new([0.0, 0.0, 0.0], 1.0f32.next_down()),
+            // In tile column 1, row 1, touching the plane x = 0 (column 0) from outside.
+            Sphere::new([0.5, 1.0, -3.0], 0.5),
+            // Behind the eye, reaching the near face at (0, 0, -1).
+            Sphere::new([0.0, 0.0, 2.0], 3.0),
+            // Beyond far, touching the far plane.
+            Sphere::new([0.0, 0.0, -30.0], 5.0),
+            // Short of the plane x = 0 by 1e-6.
+            Sphere::new([0.5, 1.0, -3.0], 0.5 - 1e-6),
+        ])
+        .unwrap(),
+    );
+    let cells_of = |l: u32| -> Vec<[u32; 3]> {
+        all_cells(cam.dims)
+            .filter(|&xyz| lists.cell(grid.cell_index(xyz).unwrap()).contains(&l))
+            .collect()
+    };
+    assert_eq!(cells_of(0), [[0, 0, 0], [0, 1, 0], [1, 0, 0], [1, 1, 0]]);
+    assert_eq!(cells_of(1), [] as [[u32; 3]; 0]);
+    assert_eq!(cells_of(2), [[0, 1, 0], [1, 1, 0]]);
+    assert_eq!(cells_of(5), [[1, 1, 0]]);
+    assert_eq!(cells_of(3), [[0, 0, 0], [0, 1, 0], [1, 0, 0], [1, 1, 0]]);
+    assert_eq!(cells_of(4), [[0, 0, 2], [0, 1, 2], [1, 0, 2], [1, 1, 2]]);
+}
+
+#[test]
+fn cell_boxes_contain_the_froxels() {
+    let mut rng = TestRng::named(12, "boxes");
+    for _ in 0..20 {
+        let dims = [
+            1 + rng.below(5) as u32,
+            1 + rng.below(5) as u32,
+            1 + rng.below(8) as u32,
+        ];
+        let cam = random_camera(&mut rng, dims);
+        for order in [CellOrder::ZFastest, CellOrder::XFastest] {
+            let grid = cam.grid().with_order(order);
+            assert_eq!(grid.len(), dims.iter().product::<u32>() as usize);
+            assert_eq!(grid.cell(grid.len()), None);
+            assert_eq!(grid.cells().len(), grid.len());
+            for xyz in all_cells(dims) {
+                let b = grid.cell(grid.cell_index(xyz).unwrap()).unwrap();
+                let k = cam.corners(xyz);
+                for a in 0..3 {
+                    let lo = k.iter().map(|c| c[a]).fold(f64::INFINITY, f64::min);
+                    let hi = k.iter().map(|c| c[a]).fold(f64::NEG_INFINITY, f64::max);
+                    let slack = 1e-12 * (lo.abs() + hi.abs());
+                    assert!(f64::from(b.min[a]) <= lo + slack, "{cam:?} {xyz:?}");
+                    assert!(f64::from(b.max[a]) >= hi - slack, "{cam:?} {xyz:?}");
+                    // Tight: within an f32 ulp or so.
+                    assert!(f64::from(b.min[a]) >= lo - 1e-6 * lo.abs().max(1e-30));
+                    assert!(f64::from(b.max[a]) <= hi + 1e-6 * hi.abs().max(1e-30));
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn huge_and_degenerate_cameras() {
+    let mut rng = TestRng::named(13, "huge");
+    for cam in [
+        // A very wide, very deep view; a very narrow one; near beyond the first slice depth
+        // (slice 0 flat); far within the first slice depth (slices 1.. flat at far).
+        Camera {
+            w: 4000,
+            h: 1,
+            fov_y: 3.1,
+            near: 1e-3,
+            far: 1e6,
+            dims: [5, 3, 6],
+        },
+        Camera {
+            w: 1,
+            h: 4000,
+            fov_y: 1e-3,
+            near: 0.5,
+            far: 2.0,
+            dims: [3, 4, 3],
+        },
+        Camera {
+            w: 640,
+            h: 480,
+            fov_y: 1.2,
+            near: 9.0,
+            far: 90.0,
+            dims: [4, 3, 5],
+        },
+        Camera {
+            w: 640,
+            h: 480,
+            fov_y: 1.2,
+            near: 0.1,
+            far: 3.0,
+            dims: [4, 3, 5],
+        },
+    ] {
+        let mut lights = random_lights(&mut rng, &cam, 40);
+        lights.push(Sphere::new([0.0; 3], 0.0)).unwrap();
+        lights
+            .push(Sphere::new([0.0; 3], Sphere::MAX_RADIUS))
+            .unwrap();
+        lights.push(Sphere::new([1e30, -1e30, 1e30], 1e18)).unwrap();
+        check(&cam, &lights, &format!("{cam:?}"));
+    }
+}
+
+#[test]
+fn bad_cameras_are_errors() {
+    let f = ClusterGrid::froxels;
+    let camera = |e: Result<ClusterGrid, BvError>| matches!(e, Err(BvError::Camera { .. }));
+    assert!(f(16, 9, 1.0, 0.1, 100.0, [4, 4, 4]).is_ok());
+    assert_eq!(
+        f(16, 9, f32::NAN, 0.1, 100.0, [4, 4, 4]).unwrap_err(),
+        BvError::NonFinite { index: 0 }
+    );
+    assert_eq!(
+        f(16, 9, 1.0, 0.1, f32::INFINITY, [4, 4, 4]).unwrap_err(),
+        BvError::NonFinite { index: 0 }
+    );
+    assert_eq!(
+        f(16, 9, 1.0, f32::NEG_INFINITY, 1.0, [4, 4, 4]).unwrap_err(),
+        BvError::NonFinite { index: 0 }
+    );
+    assert!(camera(f(0, 9, 1.0, 0.1, 100.0, [4, 4, 4])));
+    assert!(camera(f(16, 0, 1.0, 0.1, 100.0, [4, 4, 4])));
+    assert!(camera(f(16, 9, 0.0, 0.1, 100.0, [4, 4, 4])));
+    assert!(camera(f(16, 9, -1.0, 0.1, 100.0, [4, 4, 4])));
+    assert!(camera(f(
+        16,
+        9,
+        std::f32::consts::PI,
+        0.1,
+        100.0,
+        [4, 4, 4]
+    )));
+    assert!(
+        f(
+            16,
+            9,
+            std::f32::consts::PI.next_down(),
+            0.1,
+            100.0,
+            [4, 4, 4]
+        )
+        .is_ok()
+    );
+    assert!(camera(f(16, 9, 1.0, 0.0, 100.0, [4, 4, 4])));
+    assert!(camera(f(16, 9, 1.0, -1.0, 100.0, [4, 4, 4])));
+    assert!(camera(f(16, 9, 1.0, 2.0, 2.0, [4, 4, 4])));
+    assert!(camera(f(16, 9, 1.0, 2.0, 1.0, [4, 4, 4])));
+    assert_eq!(
+        f(16, 9, 1.0, 0.1, 100.0, [4, 0, 4]).unwrap_err(),
+        BvError::GridDims { dims: [4, 0, 4] }
+    );
+    assert!(matches!(
+        f(16, 9, 1.0, 0.1, 100.0, [65536, 65536, 2]),
+        Err(BvError::GridDims { .. })
+    ));
+    assert!(!BvError::Camera { what: "x" }.to_string().is_empty());
+}
+
+#[test]
+fn radii_at_the_reference_distance() {
+    // No false negatives at the finest scale: a light whose radius is at least the reference
+    // distance (rounded up to f32) is listed, whatever the rounding; one clearly short of it (by
+    // far more than the documented slack) is not.
+    let mut rng = TestRng::named(14, "at distance");
+    let mut checked = [0usize; 2];
+    for _ in 0..30 {
+        let dims = [
+            1 + rng.below(6) as u32,
+            1 + rng.below(5) as u32,
+            1 + rng.below(8) as u32,
+        ];
+        let cam = random_camera(&mut rng, dims);
+        let grid = cam.grid();
+        let (tx, ty) = cam.tans();
+        let centers = random_lights(&mut rng, &cam, 60);
+        let mut lights = Vec::new();
+        let mut expect = Vec::new();
+        for s in centers.iter() {
+            let xyz = [0, 1, 2].map(|a| rng.below(dims[a] as usize) as u32);
+            let p = s.center.map(f64::from);
+            let dist = froxel_dist(p, &cam.corners(xyz));
+            if dist == 0.0 || dist > f64::from(Sphere::MAX_RADIUS) / 2.0 {
+                continue;
+            }
+            let mut up = dist as f32;
+            if f64::from(up) < dist {
+                up = up.next_up();
+            }
+            lights.push(Sphere::new(s.center, up));
+            expect.push((xyz, true));
+            let down = (dist * (1.0 - 1e-7)) as f32;
+            let scale = (p[0].abs() + p[1].abs() + p[2].abs() + dist) * (1.0 + tx + ty);
+            if dist - f64::from(down) > 1e-10 * scale {
+                lights.push(Sphere::new(s.center, down));
+                expect.push((xyz, false));
+            }
+        }
+        let lights = Spheres::from_slice(&lights).unwrap();
+        let lists = grid.assign(&lights);
+        for (l, &(xyz, listed)) in expect.iter().enumerate() {
+            let got = lists
+                .cell(grid.cell_index(xyz).unwrap())
+                .contains(&(l as u32));
+            assert_eq!(
+                got,
+                listed,
+                "{cam:?}: light {:?} in {xyz:?}",
+                lights.get(l).unwrap()
+            );
+            checked[usize::from(listed)] += 1;
+        }
+    }
+    assert!(checked[0] > 300 && checked[1] > 1000, "{checked:?}");
+}
