@@ -143,5 +143,81 @@ pub fn run(ctx: &Ctx<'_>, _targets: &mut Vec<Target>) -> Vec<Table> {
             Cell::times(ratio(base, v)),
         ]);
     }
+    froxel_scene(ctx, &mut t);
     vec![t]
+}
+
+/// Scene 2 of issue 5: an indoor room, 4,096 lights of radius 1-5 m in a 50 x 20 x 50 m room in
+/// front of the camera (1920 x 1080, 45-degree vertical field of view, near 0.1, far 60), a
+/// 16 x 9 x 24 froxel grid. Rows: the exact froxel assignment on 1 and all threads, and the pair
+/// count a test against the froxels' bounding boxes would give.
+fn froxel_scene(ctx: &Ctx<'_>, t: &mut Table) {
+    let n = 4_096;
+    let grid = ClusterGrid::froxels(
+        1920,
+        1080,
+        std::f32::consts::FRAC_PI_4,
+        0.1,
+        60.0,
+        [16, 9, 24],
+    )
+    .expect("a valid camera");
+    let mut r = rng(0x11_6476, 0);
+    let lights: Vec<Sphere> = (0..n)
+        .map(|_| {
+            let c = [
+                uniform(&mut r, -25.0, 25.0),
+                uniform(&mut r, -10.0, 10.0),
+                uniform(&mut r, -50.0, 0.0),
+            ];
+            Sphere::new(c, uniform(&mut r, 1.0, 5.0))
+        })
+        .collect();
+    let lights = Spheres::from_slice(&lights).expect("valid lights");
+    ctx.progress.note("lights: indoor froxel scene");
+    let boxes = grid.cells();
+    let box_pairs: u64 = lights.iter().map(|l| boxes.count_hits(&l) as u64).sum();
+    let exact = grid.assign(&lights);
+    let single = grid.clone().with_threads(1);
+    let threads = grid.threads();
+    let (grid, single, lights) = (&grid, &single, &lights);
+    let mut vs = vec![
+        Variant::new("1", 1, move |_| {
+            black_box(single.assign(black_box(lights))).indices.len() as u64
+        }),
+        Variant::new("all", 1, move |_| {
+            black_box(grid.assign(black_box(lights))).indices.len() as u64
+        }),
+    ];
+    measure(&mut vs, ctx.rounds, ctx.slice);
+    let one = find(&vs, "1");
+    let all = find(&vs, "all");
+    let scene = format!("indoor, {n} lights, 16x9x24 froxels");
+    for (v, label) in [
+        (one, "bvlanes assign (exact froxels), 1 thread".to_owned()),
+        (
+            all,
+            format!("bvlanes assign (exact froxels), {threads} threads"),
+        ),
+    ] {
+        t.push(vec![
+            Cell::text(&scene),
+            Cell::text(label),
+            Cell::num(v.median() * 1e3, sig3(v.median() * 1e3)),
+            Cell::count(exact.indices.len() as u64),
+            Cell::times(ratio(one, v)),
+        ]);
+    }
+    t.push(vec![
+        Cell::text(&scene),
+        Cell::text("(pairs if tested against the froxels' bounding boxes)"),
+        Cell::Empty,
+        Cell::count(box_pairs),
+        Cell::Empty,
+    ]);
+    t.notes.push(
+        "indoor scene: lights uniform in a 50 x 20 x 50 m room in front of the camera (1920 x 1080, 45-degree fov, \
+         near 0.1, far 60), radius 1-5 m; its \"vs\" column is relative to the 1-thread row"
+            .to_owned(),
+    );
 }
