@@ -204,7 +204,7 @@ fn lights_table_matches_the_brute_force() {
         out.contains("checked: assign and assign_masks report exactly the brute force's pairs"),
         "{out}"
     );
-    assert_eq!(out.matches("\n    [").count(), 8, "{out}");
+    assert_eq!(out.matches("\n    [").count(), 11, "{out}");
 }
 
 #[test]

@@ -143,8 +143,82 @@ pub fn run(ctx: &Ctx<'_>, _targets: &mut Vec<Target>) -> Vec<Table> {
             Cell::times(ratio(base, v)),
         ]);
     }
+    many_lights(ctx, &mut t);
     froxel_scene(ctx, &mut t);
     vec![t]
+}
+
+/// Scene 1 of issue 5, Bevy's `many_lights`: 100,000 lights of range 0.3 on a radius-50 Fibonacci
+/// sphere around the camera (1920 x 1080, 45-degree vertical field of view, near 0.1, far 51 —
+/// just past the farthest light, as Bevy's default far-z mode), 17 x 9 x 24 froxels.
+fn many_lights(ctx: &Ctx<'_>, t: &mut Table) {
+    let n = ctx.n.unwrap_or(100_000);
+    let grid = ClusterGrid::froxels(
+        1920,
+        1080,
+        std::f32::consts::FRAC_PI_4,
+        0.1,
+        51.0,
+        [17, 9, 24],
+    )
+    .expect("a valid camera");
+    let golden = std::f64::consts::PI * (3.0 - 5f64.sqrt());
+    let lights: Vec<Sphere> = (0..n)
+        .map(|i| {
+            let y = 1.0 - 2.0 * (i as f64 + 0.5) / n as f64;
+            let r = (1.0 - y * y).sqrt();
+            let a = golden * i as f64;
+            let p = [a.cos() * r, y, a.sin() * r].map(|v| (50.0 * v) as f32);
+            Sphere::new(p, 0.3)
+        })
+        .collect();
+    let lights = Spheres::from_slice(&lights).expect("valid lights");
+    ctx.progress.note("lights: many_lights froxel scene");
+    let boxes = grid.cells();
+    let box_pairs: u64 = lights.iter().map(|l| boxes.count_hits(&l) as u64).sum();
+    let exact = grid.assign(&lights);
+    let mut seen = vec![false; n];
+    for &l in &exact.indices {
+        seen[l as usize] = true;
+    }
+    let lit = seen.iter().filter(|&&s| s).count();
+    let single = grid.clone().with_threads(1);
+    let threads = grid.threads();
+    let (grid, single, lights) = (&grid, &single, &lights);
+    let mut vs = vec![
+        Variant::new("1", 1, move |_| {
+            black_box(single.assign(black_box(lights))).indices.len() as u64
+        }),
+        Variant::new("all", 1, move |_| {
+            black_box(grid.assign(black_box(lights))).indices.len() as u64
+        }),
+    ];
+    measure(&mut vs, ctx.rounds, ctx.slice);
+    let one = find(&vs, "1");
+    let all = find(&vs, "all");
+    let scene = format!("many_lights, {n} lights ({lit} in view), 17x9x24 froxels");
+    for (v, label) in [
+        (one, "bvlanes assign (exact froxels), 1 thread".to_owned()),
+        (
+            all,
+            format!("bvlanes assign (exact froxels), {threads} threads"),
+        ),
+    ] {
+        t.push(vec![
+            Cell::text(&scene),
+            Cell::text(label),
+            Cell::num(v.median() * 1e3, sig3(v.median() * 1e3)),
+            Cell::count(exact.indices.len() as u64),
+            Cell::times(ratio(one, v)),
+        ]);
+    }
+    t.push(vec![
+        Cell::text(&scene),
+        Cell::text("(pairs if tested against the froxels' bounding boxes)"),
+        Cell::Empty,
+        Cell::count(box_pairs),
+        Cell::Empty,
+    ]);
 }
 
 /// Scene 2 of issue 5: an indoor room, 4,096 lights of radius 1-5 m in a 50 x 20 x 50 m room in
@@ -152,7 +226,7 @@ pub fn run(ctx: &Ctx<'_>, _targets: &mut Vec<Target>) -> Vec<Table> {
 /// 16 x 9 x 24 froxel grid. Rows: the exact froxel assignment on 1 and all threads, and the pair
 /// count a test against the froxels' bounding boxes would give.
 fn froxel_scene(ctx: &Ctx<'_>, t: &mut Table) {
-    let n = 4_096;
+    let n = ctx.n.map_or(4_096, |n| n.min(4_096));
     let grid = ClusterGrid::froxels(
         1920,
         1080,

@@ -89,7 +89,7 @@ usage: bvlanes-bench [options]
                    (default: every tier this CPU runs)
   --n N            problem size: pairs per data set (larsson, default 2000000), objects
                    (aabo, default 1000000), primitives of the DRAM-sized sets (limit, default 1048576),
-                   lights (lights, default 10000)
+                   lights (lights: uniform scene 10000, many_lights 100000, indoor 4096 at most)
   --format F       markdown (default), csv or json, on stdout
   --out DIR        also write each table to DIR/<table>.<md|csv|json> and a chart to DIR/<table>.svg
   --rounds R       interleaved rounds per measurement (default 5)
