@@ -8,7 +8,7 @@ use crate::Ctx;
 use crate::data::{rng, uniform};
 use crate::report::{Cell, Table, Target, sig3};
 use crate::sampler::{Variant, find, measure, ratio};
-use bvlanes::cull::{ClusterGrid, LightMasks};
+use bvlanes::cull::{ClusterGrid, LightLists, LightMasks};
 use bvlanes::{Aabb, Sphere, Spheres};
 use std::hint::black_box;
 
@@ -174,51 +174,14 @@ fn many_lights(ctx: &Ctx<'_>, t: &mut Table) {
         .collect();
     let lights = Spheres::from_slice(&lights).expect("valid lights");
     ctx.progress.note("lights: many_lights froxel scene");
-    let boxes = grid.cells();
-    let box_pairs: u64 = lights.iter().map(|l| boxes.count_hits(&l) as u64).sum();
-    let exact = grid.assign(&lights);
-    let mut seen = vec![false; n];
-    for &l in &exact.indices {
-        seen[l as usize] = true;
-    }
-    let lit = seen.iter().filter(|&&s| s).count();
-    let single = grid.clone().with_threads(1);
-    let threads = grid.threads();
-    let (grid, single, lights) = (&grid, &single, &lights);
-    let mut vs = vec![
-        Variant::new("1", 1, move |_| {
-            black_box(single.assign(black_box(lights))).indices.len() as u64
-        }),
-        Variant::new("all", 1, move |_| {
-            black_box(grid.assign(black_box(lights))).indices.len() as u64
-        }),
-    ];
-    measure(&mut vs, ctx.rounds, ctx.slice);
-    let one = find(&vs, "1");
-    let all = find(&vs, "all");
-    let scene = format!("many_lights, {n} lights ({lit} in view), 17x9x24 froxels");
-    for (v, label) in [
-        (one, "bvlanes assign (exact froxels), 1 thread".to_owned()),
-        (
-            all,
-            format!("bvlanes assign (exact froxels), {threads} threads"),
-        ),
-    ] {
-        t.push(vec![
-            Cell::text(&scene),
-            Cell::text(label),
-            Cell::num(v.median() * 1e3, sig3(v.median() * 1e3)),
-            Cell::count(exact.indices.len() as u64),
-            Cell::times(ratio(one, v)),
-        ]);
-    }
-    t.push(vec![
-        Cell::text(&scene),
-        Cell::text("(pairs if tested against the froxels' bounding boxes)"),
-        Cell::Empty,
-        Cell::count(box_pairs),
-        Cell::Empty,
-    ]);
+    froxel_rows(ctx, t, &grid, &lights, |exact| {
+        let mut seen = vec![false; n];
+        for &l in &exact.indices {
+            seen[l as usize] = true;
+        }
+        let lit = seen.iter().filter(|&&s| s).count();
+        format!("many_lights, {n} lights ({lit} in view), 17x9x24 froxels")
+    });
 }
 
 /// Scene 2 of issue 5: an indoor room, 4,096 lights of radius 1-5 m in a 50 x 20 x 50 m room in
@@ -249,12 +212,32 @@ fn froxel_scene(ctx: &Ctx<'_>, t: &mut Table) {
         .collect();
     let lights = Spheres::from_slice(&lights).expect("valid lights");
     ctx.progress.note("lights: indoor froxel scene");
+    froxel_rows(ctx, t, &grid, &lights, |_| {
+        format!("indoor, {n} lights, 16x9x24 froxels")
+    });
+    t.notes.push(
+        "indoor scene: lights uniform in a 50 x 20 x 50 m room in front of the camera (1920 x 1080, 45-degree fov, \
+         near 0.1, far 60), radius 1-5 m; its \"vs\" column is relative to the 1-thread row"
+            .to_owned(),
+    );
+}
+
+/// Times the exact froxel assignment of `lights` on 1 and all threads, interleaved, and adds its
+/// rows to `t`: both timings, and the pair count a test against the froxels' bounding boxes
+/// would give. `scene` names the scene from the exact lists.
+fn froxel_rows(
+    ctx: &Ctx<'_>,
+    t: &mut Table,
+    grid: &ClusterGrid,
+    lights: &Spheres,
+    scene: impl FnOnce(&LightLists) -> String,
+) {
     let boxes = grid.cells();
     let box_pairs: u64 = lights.iter().map(|l| boxes.count_hits(&l) as u64).sum();
-    let exact = grid.assign(&lights);
+    let exact = grid.assign(lights);
+    let scene = scene(&exact);
     let single = grid.clone().with_threads(1);
-    let threads = grid.threads();
-    let (grid, single, lights) = (&grid, &single, &lights);
+    let single = &single;
     let mut vs = vec![
         Variant::new("1", 1, move |_| {
             black_box(single.assign(black_box(lights))).indices.len() as u64
@@ -265,13 +248,11 @@ fn froxel_scene(ctx: &Ctx<'_>, t: &mut Table) {
     ];
     measure(&mut vs, ctx.rounds, ctx.slice);
     let one = find(&vs, "1");
-    let all = find(&vs, "all");
-    let scene = format!("indoor, {n} lights, 16x9x24 froxels");
     for (v, label) in [
         (one, "bvlanes assign (exact froxels), 1 thread".to_owned()),
         (
-            all,
-            format!("bvlanes assign (exact froxels), {threads} threads"),
+            find(&vs, "all"),
+            format!("bvlanes assign (exact froxels), {} threads", grid.threads()),
         ),
     ] {
         t.push(vec![
@@ -289,9 +270,4 @@ fn froxel_scene(ctx: &Ctx<'_>, t: &mut Table) {
         Cell::count(box_pairs),
         Cell::Empty,
     ]);
-    t.notes.push(
-        "indoor scene: lights uniform in a 50 x 20 x 50 m room in front of the camera (1920 x 1080, 45-degree fov, \
-         near 0.1, far 60), radius 1-5 m; its \"vs\" column is relative to the 1-thread row"
-            .to_owned(),
-    );
 }
