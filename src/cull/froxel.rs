@@ -2,7 +2,10 @@
 //! eye, and the exact sphere-froxel decision (see `docs/algorithms.md`, "Light assignment to
 //! froxels").
 
-use crate::{Aabb, BvError};
+use crate::kernel::{SpheresVsViewVolume, ViewVolume};
+use crate::query::sink::Indices;
+use crate::round::f32_at_least;
+use crate::{Aabb, Backend, BvError, Spheres};
 
 /// The depth where slice 0 ends and the exponential slices begin (Bevy's default
 /// `first_slice_depth`).
@@ -11,6 +14,12 @@ pub(super) const FIRST_SLICE_DEPTH: f32 = 5.0;
 /// 2^-40: the relative slack of the sphere-froxel decision (far above the f64 rounding of the
 /// few operations it runs, a few units of 2^-53).
 const SLACK: f64 = 1.0 / (1u64 << 40) as f64;
+
+/// 2^-20: the relative slack of the f32 pre-cull (see `kernel/view_volume.rs`).
+const PRE_CULL_SLACK: f64 = 1.0 / (1u64 << 20) as f64;
+
+/// 2^-100: the pre-cull's absolute floor (covers underflow in the f32 plane distances).
+const PRE_CULL_FLOOR: f64 = 1.0 / (1u128 << 100) as f64;
 
 /// The geometry of a froxel grid, in f64, in view space (right-handed, the eye at the origin
 /// looking down -z, x right, y up; `d = -z` is the depth).
@@ -28,6 +37,15 @@ pub(super) struct Froxels {
     depth: Vec<f64>,
     /// `1 + tan_x + tan_y`: the largest `|x| + |y| + d` of a point of the volume at depth 1.
     spread: f64,
+    /// `1 / sqrt(1 + s^2)` of each slope of `sx`.
+    cx: Vec<f64>,
+    /// `1 / sqrt(1 + s^2)` of each slope of `sy`.
+    cy: Vec<f64>,
+    /// `dims[a] / (2 tan_a)` for x and y: a slope times it, plus `dims[a] / 2`, is the tile
+    /// coordinate.
+    ndc: [f64; 2],
+    /// The f32 constants of the SIMD pre-cull.
+    volume: ViewVolume,
 }
 
 /// The candidate range of one axis.
@@ -96,12 +114,41 @@ impl Froxels {
         for k in 1..depth.len() {
             depth[k] = depth[k].clamp(depth[k - 1], far);
         }
+        let (sx, sy) = (slopes(dims[0], tan_x), slopes(dims[1], tan_y));
+        let inv =
+            |s: &[f64]| -> Vec<f64> { s.iter().map(|&s| 1.0 / (1.0 + s * s).sqrt()).collect() };
+        let (cx, cy) = (inv(&sx), inv(&sy));
+        let spread = 1.0 + tan_x + tan_y;
+        // Outward side planes: the lower one of tile 0 (negated) and the upper one of the last.
+        let plane = |s: &[f64], c: &[f64], i: usize, sign: f64| {
+            [(sign * c[i]) as f32, (sign * s[i] * c[i]) as f32]
+        };
+        let (lx, ly) = (sx.len() - 1, sy.len() - 1);
+        let volume = ViewVolume {
+            side: [
+                plane(&sx, &cx, 0, -1.0),
+                plane(&sx, &cx, lx, 1.0),
+                plane(&sy, &cy, 0, -1.0),
+                plane(&sy, &cy, ly, 1.0),
+            ],
+            near: near as f32,
+            far: far as f32,
+            rel: f32_at_least(PRE_CULL_SLACK * spread),
+            abs: f32_at_least(PRE_CULL_SLACK * far + PRE_CULL_FLOOR),
+        };
         Ok(Froxels {
             dims,
-            sx: slopes(dims[0], tan_x),
-            sy: slopes(dims[1], tan_y),
+            sx,
+            sy,
             depth,
-            spread: 1.0 + tan_x + tan_y,
+            spread,
+            cx,
+            cy,
+            ndc: [
+                f64::from(dims[0]) / (2.0 * tan_x),
+                f64::from(dims[1]) / (2.0 * tan_y),
+            ],
+            volume,
         })
     }
 
@@ -125,45 +172,185 @@ impl Froxels {
         )
     }
 
+    /// The lights of `lights` that may meet some froxel, ascending: the SIMD pre-cull against
+    /// the whole view volume (`kernel/view_volume.rs`), run on `backend`. Every light the exact
+    /// decision lists in some froxel is among them.
+    pub(super) fn pre_cull(&self, lights: &Spheres, backend: Backend) -> Vec<u32> {
+        let kernel = SpheresVsViewVolume {
+            cols: lights.view(),
+            v: self.volume,
+        };
+        crate::kernel::run(backend, &kernel, Indices::new(Vec::new())).finish()
+    }
+
+    /// The slices `k` with `depth[k] <= pd + rho` and `depth[k + 1] >= pd - rho` (those whose
+    /// slab the sphere meets): one binary search for the slice of `pd`, then a walk outwards
+    /// (the depths ascend, so the run is contiguous).
+    #[inline]
+    fn slice_run(&self, pd: f64, rho: f64) -> Run {
+        let n = self.depth.len() - 1;
+        let (lo, hi) = (pd - rho, pd + rho);
+        // The first slice whose far depth reaches `lo`.
+        let mut first = self.depth[1..].partition_point(|&v| v < lo);
+        if first < n && self.depth[first] > hi {
+            return Run { first, end: first };
+        }
+        let mut end = first;
+        while end < n && self.depth[end] <= hi {
+            end += 1;
+        }
+        first = first.min(end);
+        Run { first, end }
+    }
+
+    /// The hits of a light centred in front of the eye (`pd > 0`), `z` its slices.
+    ///
+    /// Within one slice and one row, the part of the ball inside the row (a convex set, so
+    /// connected) meets a contiguous run of tiles (`x / d` is continuous on it). A superset of
+    /// that run comes from the ball's extent: every point `(x', y', t)` of it has
+    /// `t in [t0, t1]` (the ball's depths within the slice) and
+    /// `(x' - x)^2 <= rho^2 - ez^2 - ey^2`, with `ez` the centre's distance to the slice and `ey`
+    /// its `y` distance to the row's bounding box over `[t0, t1]`; so `x' / t` lies between the
+    /// extreme quotients of `x' = x -+ sqrt(...)` over `t0` and `t1`. Exact tests then move the
+    /// run's two ends in to the first and last tiles met; the tiles between are met and listed
+    /// without a test. Rows come from the same bound one axis up. Ends are decided by
+    /// [`met`](Self::met); the bounds hold with `rho = r + tau`, so a tile really within `r`
+    /// of the light is inside them by a margin of order `tau`, far above their rounding.
+    fn hits_in_front(&self, [x, y, pd]: [f64; 3], rho: f64, z: Run, mut hit: impl FnMut([u32; 3])) {
+        let rho2 = rho * rho;
+        for k in z.first..z.end {
+            let (d0, d1) = (self.depth[k], self.depth[k + 1]);
+            // The depth of the cross-section nearest the centre, and the distance to it.
+            let t = pd.clamp(d0, d1);
+            let ez = t - pd;
+            let ez2 = ez * ez;
+            let w = rho2 - ez2;
+            if w < 0.0 {
+                continue;
+            }
+            // The ball's depths within the slice (positive: `d0 >= near > 0`).
+            let t0 = d0.max(pd - rho);
+            let t1 = d1.min(pd + rho).max(t0);
+            let (r0, r1) = (1.0 / t0, 1.0 / t1);
+            let (jlo, jhi) = self.tile_span(1, y, w.sqrt(), r0, r1);
+            for j in jlo..=jhi {
+                let (b0, b1) = (self.sy[j], self.sy[j + 1]);
+                let ey = (b0 * t0).min(b0 * t1) - y;
+                let ey = ey.max(y - (b1 * t0).max(b1 * t1)).max(0.0);
+                let wx = w - ey * ey;
+                if wx < 0.0 {
+                    continue;
+                }
+                let (mut ilo, mut ihi) = self.tile_span(0, x, wx.sqrt(), r0, r1);
+                let row = axis_distances(b0, b1, y, t, d0, d1);
+                let cell = |i: usize| Cell {
+                    a: [self.sx[i], self.sx[i + 1]],
+                    b: [b0, b1],
+                    d: [d0, d1],
+                };
+                let at = |i: usize| met(&cell(i), [x, y, pd], t, ez2, row, rho2);
+                while ilo <= ihi && !at(ilo) {
+                    ilo += 1;
+                }
+                if ilo > ihi {
+                    continue;
+                }
+                while ihi > ilo && !at(ihi) {
+                    ihi -= 1;
+                }
+                for i in ilo..=ihi {
+                    hit([i as u32, j as u32, k as u32]);
+                }
+            }
+        }
+    }
+
+    /// The tiles along axis `a` (0: columns, 1: rows) holding the slopes `u' / t` of the points
+    /// with `u' in [u - e, u + e]` and `t` between the depths whose reciprocals are `r0`, `r1`
+    /// (first and last tile, clamped into the grid).
+    #[inline]
+    fn tile_span(&self, a: usize, u: f64, e: f64, r0: f64, r1: f64) -> (usize, usize) {
+        let lo = ((u - e) * r0).min((u - e) * r1);
+        let hi = ((u + e) * r0).max((u + e) * r1);
+        (self.tile(a, lo), self.tile(a, hi))
+    }
+
+    /// The tile along axis `a` holding slope `s` (`floor(s n / (2 tan) + n / 2)`, clamped into
+    /// the grid; `as` truncates and saturates, the floor for non-negative values).
+    #[inline]
+    fn tile(&self, a: usize, s: f64) -> usize {
+        let n = self.dims[a] as usize;
+        let q = s * self.ndc[a] + n as f64 * 0.5;
+        if q >= 0.0 { (q as usize).min(n - 1) } else { 0 }
+    }
+
     /// Calls `hit([x, y, z])` for every froxel the sphere `(c, r)` meets, by the decision
-    /// documented on [`ClusterGrid::froxels`](super::ClusterGrid::froxels). `g` is scratch.
+    /// documented on [`ClusterGrid::froxels`](super::ClusterGrid::froxels).
+    ///
+    /// The plane tests are separable: a cell passes its six iff its column passes its two side
+    /// planes, its row its two and its slice its two depths, so the candidates are the product
+    /// of three runs, found with `dims[0] + dims[1] + 2` plane distances and two binary
+    /// searches. Per slice, each candidate column and row gets two squared distances along its
+    /// axis, so per cell two sums settle almost every case: an *accept* through a point of the
+    /// cell (the cross-section at the depth nearest the centre, clamped), and a *reject*
+    /// through the cell's bounding box. Only cells between the two run the exact distance.
     pub(super) fn for_each_hit(
         &self,
         c: [f32; 3],
         r: f32,
-        g: &mut Vec<f64>,
+        s: &mut Scratch,
         mut hit: impl FnMut([u32; 3]),
     ) {
         let p = c.map(f64::from);
         let r = f64::from(r);
         let rho = r + SLACK * ((p[0].abs() + p[1].abs() + p[2].abs() + r) * self.spread);
-        let pd = -p[2];
-        // Slices: depth[k] <= pd + rho and depth[k + 1] >= pd - rho (a necessary condition:
-        // the sphere meets the slab between the two depth planes).
-        let n = self.depth.len() - 1;
-        let z = Run {
-            first: self.depth[1..].partition_point(|&v| v < pd - rho),
-            end: self.depth[..n].partition_point(|&v| v <= pd + rho),
-        };
+        let (x, y, pd) = (p[0], p[1], -p[2]);
+        // Slices: depth[k] <= pd + rho and depth[k + 1] >= pd - rho (the sphere meets the slab
+        // between the two depth planes).
+        let z = self.slice_run(pd, rho);
         if z.first >= z.end {
             return;
         }
-        // Tiles: the sphere must meet both side half-spaces of the tile (necessary again).
-        let x = side_run(&self.sx, p[0], p[2], rho, g);
-        let y = side_run(&self.sy, p[1], p[2], rho, g);
-        let (Some(x), Some(y)) = (x, y) else {
+        if pd > 0.0 {
+            self.hits_in_front([x, y, pd], rho, z, hit);
+            return;
+        }
+        let Some(xr) = side_run(&self.sx, &self.cx, x, p[2], rho, &mut s.pass_x) else {
+            return;
+        };
+        let Some(yr) = side_run(&self.sy, &self.cy, y, p[2], rho, &mut s.pass_y) else {
             return;
         };
         let rho2 = rho * rho;
-        for i in x.first..x.end {
-            for j in y.first..y.end {
-                for k in z.first..z.end {
-                    let cell = Cell {
-                        a: [self.sx[i], self.sx[i + 1]],
-                        b: [self.sy[j], self.sy[j + 1]],
-                        d: [self.depth[k], self.depth[k + 1]],
+        for k in z.first..z.end {
+            let (d0, d1) = (self.depth[k], self.depth[k + 1]);
+            // The depth of the cross-section nearest the centre, and the distance to it.
+            let t = pd.clamp(d0, d1);
+            let ez = t - pd;
+            let ez2 = ez * ez;
+            for i in xr.first..xr.end {
+                let (a0, a1) = (self.sx[i], self.sx[i + 1]);
+                // `Cell::h` at `t` in its own order, `(ez^2 + ex^2) + ey^2`: the accept is one
+                // of `dist2`'s candidates, so it never lists what `dist2` would not.
+                let [ax, bx] = axis_distances(a0, a1, x, t, d0, d1);
+                let (ax, bx) = (ez2 + ax, ez2 + bx);
+                for j in yr.first..yr.end {
+                    let (b0, b1) = (self.sy[j], self.sy[j + 1]);
+                    let [ay, by] = axis_distances(b0, b1, y, t, d0, d1);
+                    let met = if ax + ay <= rho2 {
+                        true
+                    } else if bx + by > rho2 || !(s.pass_x[i - xr.first] && s.pass_y[j - yr.first])
+                    {
+                        false
+                    } else {
+                        let cell = Cell {
+                            a: [a0, a1],
+                            b: [b0, b1],
+                            d: [d0, d1],
+                        };
+                        cell.dist2([x, y, pd]) <= rho2
                     };
-                    if cell.dist2([p[0], p[1], pd]) <= rho2 {
+                    if met {
                         hit([i as u32, j as u32, k as u32]);
                     }
                 }
@@ -172,23 +359,64 @@ impl Froxels {
     }
 }
 
-/// The tiles along one side axis whose two side half-spaces the sphere meets within `rho`:
-/// plane `u = s d` (u the axis coordinate, `d = -z`) has signed distance
-/// `(u + s z) / sqrt(1 + s^2)` from the centre, positive on the side of larger `u / d`. Tile `i`
-/// needs that distance `>= -rho` for its lower plane and `<= rho` for its upper one. The distance
-/// is not monotone in the slope, so every boundary is evaluated; the run returned spans the first
-/// to the last passing tile (a superset of the passing tiles; the exact test decides each cell).
-fn side_run(s: &[f64], u: f64, z: f64, rho: f64, g: &mut Vec<f64>) -> Option<Run> {
-    g.clear();
-    g.extend(s.iter().map(|&s| (u + s * z) / (1.0 + s * s).sqrt()));
+/// Per-light scratch of [`Froxels::for_each_hit`], reused across lights.
+#[derive(Default)]
+pub(super) struct Scratch {
+    /// Per candidate column: whether the light meets both its side half-spaces.
+    pass_x: Vec<bool>,
+    /// Per candidate row: the same.
+    pass_y: Vec<bool>,
+}
+
+/// The candidate columns (or rows) of a light centred at or behind the eye: the run from the
+/// first to the last tile whose two side half-spaces the sphere meets within `rho`. Plane
+/// `u = s d` (u the axis coordinate, `d = -z`) has signed distance `g = (u + s z) / sqrt(1 + s^2)`
+/// from the centre (`inv[i]` holds `1 / sqrt(1 + s_i^2)`), positive on the side of larger `u / d`;
+/// tile `i` needs `g_i >= -rho` for its lower plane and `g_(i+1) <= rho` for its upper one. The
+/// distance is not monotone in the slope there, so every boundary is evaluated, and `pass`
+/// records per tile of the run whether it passed.
+fn side_run(s: &[f64], inv: &[f64], u: f64, z: f64, rho: f64, pass: &mut Vec<bool>) -> Option<Run> {
+    let g = |i: usize| (u + s[i] * z) * inv[i];
     let tiles = s.len() - 1;
-    let ok = |i: usize| g[i] >= -rho && g[i + 1] <= rho;
+    let ok = |i: usize| g(i) >= -rho && g(i + 1) <= rho;
     let first = (0..tiles).find(|&i| ok(i))?;
     let last = (first..tiles).rev().find(|&i| ok(i))?;
+    pass.clear();
+    pass.extend((first..=last).map(ok));
     Some(Run {
         first,
         end: last + 1,
     })
+}
+
+/// Whether the ball `(p, rho)` meets `cell`: accepted through the cell's point nearest `p` on
+/// the cross-section at depth `t` (`ez2 = (t - depth)^2`, `row` the row's [`axis_distances`]),
+/// rejected through the cell's bounding box, else decided by [`Cell::dist2`]. The accept sum is
+/// [`Cell::h`] at `t` in its own order, `(ez^2 + ex^2) + ey^2`, one of `dist2`'s candidates, so it
+/// never lists what `dist2` would not.
+#[inline]
+fn met(cell: &Cell, p: [f64; 3], t: f64, ez2: f64, row: [f64; 2], rho2: f64) -> bool {
+    let [d0, d1] = cell.d;
+    let [ax, bx] = axis_distances(cell.a[0], cell.a[1], p[0], t, d0, d1);
+    if (ez2 + ax) + row[0] <= rho2 {
+        true
+    } else if (ez2 + bx) + row[1] > rho2 {
+        false
+    } else {
+        cell.dist2(p) <= rho2
+    }
+}
+
+/// For the tile between slopes `a0 <= a1` along one axis (centre coordinate `u`) in the slice
+/// `[d0, d1]`: the squared distances from `u` to the tile's cross-section at depth `t`
+/// (`[a0 t, a1 t]`, computed as [`Cell::h`] does) and to the tile's bounding box over the slice.
+#[inline(always)]
+fn axis_distances(a0: f64, a1: f64, u: f64, t: f64, d0: f64, d1: f64) -> [f64; 2] {
+    let e = (a0 * t - u).max(u - a1 * t).max(0.0);
+    let lo = (a0 * d0).min(a0 * d1);
+    let hi = (a1 * d0).max(a1 * d1);
+    let b = (lo - u).max(u - hi).max(0.0);
+    [e * e, b * b]
 }
 
 /// One froxel: `a[0] <= x / d <= a[1]`, `b[0] <= y / d <= b[1]`, `d[0] <= d <= d[1]`.

@@ -1,6 +1,6 @@
 //! [`ClusterGrid`]: the cells lights are assigned to, and the assignment itself.
 
-use super::froxel::{FIRST_SLICE_DEPTH, Froxels};
+use super::froxel::{FIRST_SLICE_DEPTH, Froxels, Scratch};
 use super::output::{LightLists, LightMasks};
 use crate::{Aabb, Aabbs, Backend, BvError, Spheres};
 
@@ -309,33 +309,38 @@ impl ClusterGrid {
     }
 
     /// Every (cell, light) pair that meets, lights ascending: one part per task (up to
-    /// `threads`, contiguous light ranges), parts in order.
+    /// `threads`, contiguous ranges of lights), parts in order.
     fn pairs(&self, lights: &Spheres) -> Vec<Vec<(u32, u32)>> {
-        let n = lights.len();
+        // Froxel grids first drop the lights outside the view volume, in SIMD.
+        let survivors = match &self.kind {
+            Kind::Froxels(f) => Some(f.pre_cull(lights, self.backend)),
+            _ => None,
+        };
+        let n = survivors.as_ref().map_or(lights.len(), Vec::len);
+        let light = |k: usize| survivors.as_ref().map_or(k, |s| s[k] as usize);
         let tasks = self.threads.min(n / MIN_LIGHTS_PER_TASK).max(1);
-        if tasks == 1 {
-            let mut pairs = Vec::new();
-            self.for_each_hit(lights, 0..n, |c, l| pairs.push((c, l)));
-            return vec![pairs];
-        }
         let ranges: Vec<core::ops::Range<usize>> = (0..tasks)
             .map(|t| n * t / tasks..n * (t + 1) / tasks)
             .collect();
-        run_tasks(&ranges, |range| {
+        let task = |range: &core::ops::Range<usize>| {
             let mut pairs = Vec::new();
-            self.for_each_hit(lights, range.clone(), |c, l| pairs.push((c, l)));
+            self.for_each_hit(lights, range.clone().map(light), |c, l| pairs.push((c, l)));
             pairs
-        })
+        };
+        if tasks == 1 {
+            return vec![task(&ranges[0])];
+        }
+        run_tasks(&ranges, task)
     }
 
-    /// Calls `hit(cell, light)` for every light of `range` meeting a cell, lights ascending.
+    /// Calls `hit(cell, light)` for every light of `which` (ascending) meeting a cell.
     fn for_each_hit(
         &self,
         lights: &Spheres,
-        range: core::ops::Range<usize>,
+        which: impl Iterator<Item = usize>,
         mut hit: impl FnMut(u32, u32),
     ) {
-        let lights = range.map(|l| (l, lights.get(l).expect("light index below len")));
+        let lights = which.map(|l| (l, lights.get(l).expect("light index below len")));
         match &self.kind {
             Kind::Cells(cells) => {
                 let pinned = cells
@@ -351,7 +356,7 @@ impl ClusterGrid {
                 }
             }
             Kind::Froxels(f) => {
-                let mut scratch = Vec::new();
+                let mut scratch = Scratch::default();
                 for (l, light) in lights {
                     f.for_each_hit(light.center, light.radius, &mut scratch, |[x, y, z]| {
                         hit(self.index(f.dims, x, y, z), l as u32);

@@ -18,6 +18,7 @@ mod sphere_box;
 mod sphere_obb;
 mod sphere_sphere;
 mod tet;
+mod view_volume;
 
 pub use box_box::AabbsVsBox;
 pub(crate) use box_staged::half_spaces;
@@ -36,6 +37,7 @@ pub use sphere_box::{AabbsVsSphere, SpheresVsBox};
 pub use sphere_obb::{ObbsVsSphere, ObbsVsSphereConservative};
 pub use sphere_sphere::SpheresVsSphere;
 pub use tet::{TetsAbove, TetsBelow};
+pub(crate) use view_volume::{SpheresVsViewVolume, ViewVolume};
 
 use crate::Backend;
 use crate::lanes::Lanes;
