@@ -302,3 +302,152 @@ fn lights_at_the_rounding_boundary() {
     let lights = Spheres::from_slice(&lights).unwrap();
     check(&grid, &lights, "rounding boundary");
 }
+
+/// One grid of each kind, with lights scattered around it.
+fn one_of_each_kind(rng: &mut TestRng) -> Vec<(ClusterGrid, Aabb, &'static str)> {
+    let bounds = Aabb::new([-4.0, 0.0, -2.0], [6.0, 3.0, 7.0]);
+    let boxes: Vec<Aabb> = (0..40)
+        .map(|_| {
+            let c = rng.near([1.0, 1.5, 2.5], 5.0);
+            let h = [0, 1, 2].map(|_| rng.range(0.0, 2.0));
+            Aabb::new(
+                [0, 1, 2].map(|a| c[a] - h[a]),
+                [0, 1, 2].map(|a| c[a] + h[a]),
+            )
+        })
+        .collect();
+    vec![
+        (
+            ClusterGrid::uniform(bounds, [5, 4, 3]).unwrap(),
+            bounds,
+            "uniform",
+        ),
+        (
+            ClusterGrid::from_cells(Aabbs::from_slice(&boxes).unwrap()),
+            bounds,
+            "cells",
+        ),
+        (
+            ClusterGrid::froxels(640, 480, 1.0, 0.1, 40.0, [4, 3, 5]).unwrap(),
+            Aabb::new([-20.0, -15.0, -45.0], [20.0, 15.0, 5.0]),
+            "froxels",
+        ),
+    ]
+}
+
+#[test]
+fn masks_equal_lists_bit_for_bit() {
+    // One `LightMasks` reused across grids and light counts that grow and shrink, most not a
+    // multiple of 32: every word, padding bits included, is what the lists say.
+    let mut rng = TestRng::named(5, "masks");
+    let mut masks = LightMasks::new();
+    for (grid, around, kind) in one_of_each_kind(&mut rng) {
+        for n in [33, 0, 100, 31, 1, 64, 65, 300, 2100, 7] {
+            let lights = random_lights(&mut rng, n, around, 3.0);
+            for threads in [1, 3] {
+                let g = grid.clone().with_threads(threads);
+                let lists = g.assign(&lights);
+                g.assign_masks(&lights, &mut masks);
+                let w = n.div_ceil(32);
+                let mut want = vec![0u32; grid.len() * w];
+                for c in 0..grid.len() {
+                    for &l in lists.cell(c) {
+                        want[c * w + l as usize / 32] |= 1 << (l % 32);
+                    }
+                }
+                let what = format!("{kind}, {n} lights, {threads} threads");
+                assert_eq!(masks.words_per_cell(), w, "{what}");
+                assert_eq!(masks.words(), &want[..], "{what}");
+                for c in [0, grid.len() - 1] {
+                    assert_eq!(masks.cell(c), &want[c * w..(c + 1) * w], "{what}");
+                }
+                assert_eq!(masks.cell(grid.len()), [] as [u32; 0], "{what}");
+            }
+        }
+    }
+}
+
+#[test]
+fn cell_orders_list_the_same_sets() {
+    let mut rng = TestRng::named(6, "orders");
+    for (grid, around, kind) in one_of_each_kind(&mut rng) {
+        let lights = random_lights(&mut rng, 500, around, 3.0);
+        let z = grid.clone().with_order(CellOrder::ZFastest);
+        let x = grid.clone().with_order(CellOrder::XFastest);
+        let (lz, lx) = (z.assign(&lights), x.assign(&lights));
+        let (mut mz, mut mx) = (LightMasks::new(), LightMasks::new());
+        z.assign_masks(&lights, &mut mz);
+        x.assign_masks(&lights, &mut mx);
+        let Some(dims) = grid.dims() else {
+            // Cells given one by one keep their own order.
+            assert_eq!(lz, lx, "{kind}");
+            assert_eq!(mz, mx, "{kind}");
+            continue;
+        };
+        assert_eq!(lz.indices.len(), lx.indices.len(), "{kind}");
+        let mut seen = vec![false; grid.len()];
+        for cx in 0..dims[0] {
+            for cy in 0..dims[1] {
+                for cz in 0..dims[2] {
+                    let (iz, ix) = (
+                        z.cell_index([cx, cy, cz]).unwrap(),
+                        x.cell_index([cx, cy, cz]).unwrap(),
+                    );
+                    let what = format!("{kind}: cell ({cx}, {cy}, {cz})");
+                    assert_eq!(lz.cell(iz), lx.cell(ix), "{what}");
+                    assert_eq!(mz.cell(iz), mx.cell(ix), "{what}");
+                    assert_eq!(z.cell(iz), x.cell(ix), "{what}");
+                    assert!(!std::mem::replace(&mut seen[ix], true), "{what}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn bad_lights_never_reach_a_grid() {
+    // Lights come as `Spheres`, which reject what a grid could not assign.
+    let ok = Sphere::new([0.0; 3], 1.0);
+    for (bad, nan) in [
+        (Sphere::new([f32::NAN, 0.0, 0.0], 1.0), true),
+        (Sphere::new([0.0, 0.0, f32::INFINITY], 1.0), true),
+        (Sphere::new([0.0; 3], f32::NAN), true),
+        (Sphere::new([0.0; 3], -1.0), false),
+        (Sphere::new([0.0; 3], f32::INFINITY), false),
+    ] {
+        let err = Spheres::from_slice(&[ok, bad]).unwrap_err();
+        if nan {
+            assert_eq!(err, BvError::NonFinite { index: 1 }, "{bad:?}");
+        }
+        let mut lights = Spheres::from_slice(&[ok]).unwrap();
+        assert!(lights.push(bad).is_err(), "{bad:?}");
+        assert_eq!(lights.len(), 1);
+    }
+}
+
+#[test]
+fn cell_lists_on_shared_faces_edges_and_corners() {
+    // The uniform grid's cells given one by one: lights centred on shared faces, edges and
+    // corners, of radius 0, tiny and 1, land in the same cells either way, and in the brute
+    // force's; no lights and a one-cell list too.
+    let uniform = ClusterGrid::uniform(Aabb::new([0.0; 3], [3.0, 2.0, 2.0]), [3, 2, 2]).unwrap();
+    let cells = ClusterGrid::from_cells(uniform.cells());
+    let mut lights = Vec::new();
+    for x in 0..=6 {
+        for y in 0..=4 {
+            for z in 0..=4 {
+                let c = [x as f32 * 0.5, y as f32 * 0.5, z as f32 * 0.5];
+                for r in [0.0, 1e-6, 1.0] {
+                    lights.push(Sphere::new(c, r));
+                }
+            }
+        }
+    }
+    let lights = Spheres::from_slice(&lights).unwrap();
+    check(&cells, &lights, "cells on faces, edges, corners");
+    assert_eq!(cells.assign(&lights), uniform.assign(&lights));
+    check(&cells, &Spheres::new(), "cells, no lights");
+    let one = ClusterGrid::from_cells(Aabbs::from_slice(&[Aabb::new([0.0; 3], [1.0; 3])]).unwrap());
+    check(&one, &lights, "one cell");
+    check(&one, &Spheres::new(), "one cell, no lights");
+}

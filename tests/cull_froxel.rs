@@ -198,7 +198,7 @@ fn check(cam: &Camera, lights: &Spheres, what: &str) -> usize {
                 let got = lists.cell(c);
                 assert!(got.windows(2).all(|w| w[0] < w[1]), "{what}: ascending");
                 for (l, expect) in per.iter().enumerate() {
-                    let listed = got.contains(&(l as u32));
+                    let listed = got.binary_search(&(l as u32)).is_ok();
                     assert_eq!(listed, masks.contains(c, l), "{what}: mask, cell {xyz:?}");
                     if let Some(e) = *expect {
                         assert_eq!(
@@ -537,4 +537,290 @@ fn radii_at_the_reference_distance() {
         }
     }
     assert!(checked[0] > 300 && checked[1] > 1000, "{checked:?}");
+}
+
+/// Asserts that every light whose reference distance to a froxel is at most its radius (touching
+/// counts, zero radius alike) is listed there: the documented slack only adds cells, it never
+/// drops one the light meets. The reference's own rounding (a few units of 2^-53) is far below the
+/// slack (2^-40 of the same scale), so this holds for exact ties too.
+fn assert_touching_listed(cam: &Camera, lights: &Spheres, what: &str) {
+    let grid = cam.grid();
+    let lists = grid.assign(lights);
+    for xyz in all_cells(cam.dims) {
+        let k = cam.corners(xyz);
+        let got = lists.cell(grid.cell_index(xyz).unwrap());
+        for (l, s) in lights.iter().enumerate() {
+            let dist = froxel_dist(s.center.map(f64::from), &k);
+            if dist <= f64::from(s.radius) {
+                assert!(
+                    got.binary_search(&(l as u32)).is_ok(),
+                    "{what}: light {l} {s:?} meets cell {xyz:?} (distance {dist}) but is not listed"
+                );
+            }
+        }
+    }
+}
+
+/// Scene 2's camera (1920 x 1080, 45 degrees, near 0.1, far 60) with fewer froxels.
+fn indoor_camera(dims: [u32; 3]) -> Camera {
+    Camera {
+        w: 1920,
+        h: 1080,
+        fov_y: std::f32::consts::FRAC_PI_4,
+        near: 0.1,
+        far: 60.0,
+        dims,
+    }
+}
+
+#[test]
+fn froxel_threads_and_backends_give_identical_outputs() {
+    // More than 7 * 256 lights, so 2, 3 and 7 tasks really split the lights.
+    let mut rng = TestRng::named(15, "threads");
+    for (cam, n) in [
+        (indoor_camera([4, 3, 4]), 2100),
+        (random_camera(&mut rng, [3, 2, 3]), 2333),
+        (random_camera(&mut rng, [1, 1, 1]), 2049),
+    ] {
+        let lights = random_lights(&mut rng, &cam, n);
+        let what = format!("{cam:?}, {n} lights");
+        let base = cam
+            .grid()
+            .with_threads(1)
+            .with_backend(Backend::Scalar)
+            .unwrap();
+        let want = base.assign(&lights);
+        let mut want_masks = LightMasks::new();
+        base.assign_masks(&lights, &mut want_masks);
+        // The one-thread output against the reference (its clear cases).
+        for xyz in all_cells(cam.dims) {
+            let c = base.cell_index(xyz).unwrap();
+            for (l, s) in lights.iter().enumerate() {
+                if let Some(e) = reference(&cam, xyz, &s) {
+                    assert_eq!(
+                        want_masks.contains(c, l),
+                        e,
+                        "{what}: light {l} {s:?} in {xyz:?}"
+                    );
+                }
+            }
+        }
+        let mut masks = LightMasks::new();
+        for &b in Backend::available() {
+            for threads in [1, 2, 3, 7] {
+                let g = cam.grid().with_backend(b).unwrap().with_threads(threads);
+                assert_eq!(g.threads(), threads);
+                assert_eq!(
+                    g.assign(&lights),
+                    want,
+                    "{what}: lists, {threads} threads on {b}"
+                );
+                g.assign_masks(&lights, &mut masks);
+                assert_eq!(masks, want_masks, "{what}: masks, {threads} threads on {b}");
+            }
+        }
+    }
+}
+
+/// Lights centred on the froxels' boundaries: a point on a tile's side plane, on the line where
+/// two side planes meet, on a side plane at a slice depth, on a slice's depth plane, and on a
+/// corner, each with radius 0, tiny and small.
+fn boundary_lights(cam: &Camera) -> Spheres {
+    let (tx, ty) = cam.tans();
+    let [nx, ny, nz] = cam.dims;
+    let sx = |i: u32| Camera::slope(i, nx, tx);
+    let sy = |j: u32| Camera::slope(j, ny, ty);
+    // Half-integer indices are the middle of a tile or a slice.
+    let slope_x = |h: u32| (sx(h / 2) + sx(h.div_ceil(2))) / 2.0;
+    let slope_y = |h: u32| (sy(h / 2) + sy(h.div_ceil(2))) / 2.0;
+    let depth = |h: u32| (cam.depth(h / 2) + cam.depth(h.div_ceil(2))) / 2.0;
+    let mut out = Vec::new();
+    for hx in 0..=2 * nx {
+        for hy in 0..=2 * ny {
+            for hz in 0..=2 * nz {
+                // At least two of the three on a boundary (even): edges and corners; plus the
+                // faces through the middle of the grid.
+                let on = [hx, hy, hz].iter().filter(|&&h| h % 2 == 0).count();
+                let middle = hx == nx || hy == ny || hz == nz;
+                if on < 2 && !middle {
+                    continue;
+                }
+                let d = depth(hz);
+                let c = [
+                    (slope_x(hx) * d) as f32,
+                    (slope_y(hy) * d) as f32,
+                    -d as f32,
+                ];
+                for r in [0.0, 1e-6 * d, 1e-3 * d, 0.2 * d] {
+                    out.push(Sphere::new(c, r as f32));
+                }
+            }
+        }
+    }
+    Spheres::from_slice(&out).unwrap()
+}
+
+#[test]
+fn lights_on_froxel_faces_edges_and_corners() {
+    let square = Camera {
+        // Side planes x = 0 and y = 0 exactly; depths 1, 5, 5 sqrt(5), 25: the points on them are
+        // exact, so radius 0 means touching exactly.
+        w: 100,
+        h: 100,
+        fov_y: std::f32::consts::FRAC_PI_2,
+        near: 1.0,
+        far: 25.0,
+        dims: [2, 2, 3],
+    };
+    for cam in [square, indoor_camera([4, 4, 5])] {
+        let lights = boundary_lights(&cam);
+        let what = format!("{cam:?}");
+        check(&cam, &lights, &what);
+        assert_touching_listed(&cam, &lights, &what);
+    }
+    // The exact cases by hand: on the plane x = 0 inside row 1 and slice 0, radius 0: both
+    // columns; on the line x = y = 0: the four tiles; on the corner (0, 0, -5): eight froxels.
+    let grid = square.grid();
+    let lists = grid.assign(
+        &Spheres::from_slice(&[
+            Sphere::new([0.0, 1.0, -3.0], 0.0),
+            Sphere::new([0.0, 0.0, -3.0], 0.0),
+            Sphere::new([0.0, 0.0, -5.0], 0.0),
+            Sphere::new([0.0, 0.0, -5.0], 1e-6),
+            Sphere::new([1e-6, 1.0, -3.0], 0.0),
+        ])
+        .unwrap(),
+    );
+    let cells_of = |l: u32| -> Vec<[u32; 3]> {
+        all_cells(square.dims)
+            .filter(|&xyz| lists.cell(grid.cell_index(xyz).unwrap()).contains(&l))
+            .collect()
+    };
+    assert_eq!(cells_of(0), [[0, 1, 0], [1, 1, 0]]);
+    assert_eq!(cells_of(1), [[0, 0, 0], [0, 1, 0], [1, 0, 0], [1, 1, 0]]);
+    let eight = [
+        [0, 0, 0],
+        [0, 0, 1],
+        [0, 1, 0],
+        [0, 1, 1],
+        [1, 0, 0],
+        [1, 0, 1],
+        [1, 1, 0],
+        [1, 1, 1],
+    ];
+    assert_eq!(cells_of(2), eight);
+    assert_eq!(cells_of(3), eight);
+    assert_eq!(cells_of(4), [[1, 1, 0]]);
+}
+
+#[test]
+fn lights_behind_the_eye_beyond_far_and_at_the_eye() {
+    let cam = indoor_camera([4, 3, 6]);
+    let far = 60.0f32;
+    let lights = Spheres::from_slice(&[
+        // Behind the eye: small, and huge enough to reach 3 m into the volume, and just touching
+        // the near plane (0.1) on the view axis (the corner of the four middle tiles... of 4 x 3
+        // tiles: the axis is on the line between columns 1 and 2, inside row 1).
+        Sphere::new([0.0, 0.0, 10.0], 5.0),
+        Sphere::new([0.0, 0.0, 10.0], 13.0),
+        Sphere::new([3.0, -2.0, 1e3], 1e3 + 20.0),
+        Sphere::new([0.0, 0.0, 1.0], 1.0 + 0.1f32),
+        Sphere::new([0.0, 0.0, 1.0], 1.0),
+        // Beyond far: short of it, touching it, reaching several slices.
+        Sphere::new([0.0, 0.0, -far - 5.0], 4.0),
+        Sphere::new([0.0, 0.0, -far - 5.0], 5.0),
+        Sphere::new([5.0, 1.0, -far - 5.0], 30.0),
+        Sphere::new([0.0, 0.0, -1e6], 1e6 - far + 1.0),
+        // At the eye: a point (in no froxel: near > 0), radius near (touching the near face),
+        // radius 1 (slice 0 around the axis), radius far + 1 (every froxel).
+        Sphere::new([0.0; 3], 0.0),
+        Sphere::new([0.0; 3], 0.1),
+        Sphere::new([0.0; 3], 1.0),
+        Sphere::new([0.0; 3], far + 1.0),
+        // Beside the frustum, outside every side plane.
+        Sphere::new([100.0, 0.0, -10.0], 1.0),
+        Sphere::new([0.0, -100.0, -10.0], 1.0),
+    ])
+    .unwrap();
+    check(&cam, &lights, "behind, beyond, at the eye");
+    assert_touching_listed(&cam, &lights, "behind, beyond, at the eye");
+    let grid = cam.grid();
+    let lists = grid.assign(&lights);
+    let count = |l: u32| {
+        (0..grid.len())
+            .filter(|&c| lists.cell(c).contains(&l))
+            .count()
+    };
+    let slices_of = |l: u32| -> Vec<u32> {
+        let mut z: Vec<u32> = all_cells(cam.dims)
+            .filter(|&xyz| lists.cell(grid.cell_index(xyz).unwrap()).contains(&l))
+            .map(|xyz| xyz[2])
+            .collect();
+        z.dedup();
+        z.sort_unstable();
+        z.dedup();
+        z
+    };
+    let none: [u32; 0] = [];
+    assert_eq!(slices_of(0), none);
+    assert_eq!(slices_of(1), [0]);
+    assert!(count(1) >= 2);
+    assert_eq!(slices_of(2), [0, 1, 2, 3]);
+    assert_eq!(slices_of(3), [0]);
+    assert_eq!(
+        count(3),
+        2,
+        "touching the near face on the axis: columns 1 and 2 of row 1"
+    );
+    assert_eq!(slices_of(4), none);
+    assert_eq!(slices_of(5), none);
+    assert_eq!(slices_of(6), [5]);
+    assert!(slices_of(7).len() >= 2 && slices_of(7)[0] < 5);
+    assert_eq!(slices_of(8), [5]);
+    assert_eq!(slices_of(9), none);
+    assert_eq!(count(10), 2);
+    assert_eq!(slices_of(11), [0]);
+    assert_eq!(count(12), grid.len());
+    assert_eq!(count(13), 0);
+    assert_eq!(count(14), 0);
+}
+
+#[test]
+fn no_lights_and_a_one_froxel_grid() {
+    let mut rng = TestRng::named(16, "one froxel");
+    let mut masks = LightMasks::new();
+    for cam in [indoor_camera([16, 9, 24]), indoor_camera([1, 1, 1])] {
+        for &b in Backend::available() {
+            for threads in [1, 3] {
+                let grid = cam.grid().with_backend(b).unwrap().with_threads(threads);
+                let lists = grid.assign(&Spheres::new());
+                assert_eq!(lists.offsets, vec![0; grid.len() + 1]);
+                assert!(lists.indices.is_empty());
+                grid.assign_masks(&Spheres::new(), &mut masks);
+                assert_eq!((masks.words_per_cell(), masks.words().len()), (0, 0));
+            }
+        }
+    }
+    // One froxel: the whole view volume, near 0.1 to far 60.
+    let cam = indoor_camera([1, 1, 1]);
+    let grid = cam.grid();
+    assert_eq!(grid.len(), 1);
+    let mut lights = random_lights(&mut rng, &cam, 300);
+    for s in [
+        Sphere::new([0.0, 0.0, -30.0], 0.0),
+        Sphere::new([0.0, 0.0, -0.1], 0.0),
+        Sphere::new([0.0, 0.0, -60.0], 0.0),
+        Sphere::new([0.0, 0.0, -60.5], 0.5),
+        Sphere::new([0.0, 0.0, -60.5], 0.25),
+    ] {
+        lights.push(s).unwrap();
+    }
+    check(&cam, &lights, "one froxel");
+    assert_touching_listed(&cam, &lights, "one froxel");
+    let listed = grid.assign(&lights);
+    let n = lights.len() as u32;
+    assert_eq!(
+        &listed.cell(0)[listed.cell(0).len() - 4..],
+        [n - 5, n - 4, n - 3, n - 2]
+    );
 }
