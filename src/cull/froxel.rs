@@ -46,7 +46,15 @@ pub(super) struct Froxels {
     ndc: [f64; 2],
     /// The f32 constants of the SIMD pre-cull.
     volume: ViewVolume,
+    /// Per bucket `b` of positive f32 (the values whose bits shifted right by
+    /// [`SLICE_BUCKET_SHIFT`] are `b`, a factor of `2^(1/8)` or less apart), the number of slice
+    /// far depths `depth[k + 1]` below the bucket's least value (all of them past +inf).
+    slice_table: Vec<u32>,
 }
+
+/// Positive f32 are bucketed by their bits shifted right by this many: exponent and three
+/// mantissa bits.
+const SLICE_BUCKET_SHIFT: u32 = 20;
 
 /// The candidate range of one axis.
 #[derive(Clone, Copy)]
@@ -136,6 +144,16 @@ impl Froxels {
             rel: f32_at_least(PRE_CULL_SLACK * spread),
             abs: f32_at_least(PRE_CULL_SLACK * far + PRE_CULL_FLOOR),
         };
+        let slice_table = (0..=(u32::MAX >> SLICE_BUCKET_SHIFT) / 2 + 1)
+            .map(|b| {
+                let least = f32::from_bits(b << SLICE_BUCKET_SHIFT);
+                if least.is_nan() {
+                    n
+                } else {
+                    depth[1..].partition_point(|&v| v < f64::from(least)) as u32
+                }
+            })
+            .collect();
         Ok(Froxels {
             dims,
             sx,
@@ -144,6 +162,7 @@ impl Froxels {
             spread,
             cx,
             cy,
+            slice_table,
             ndc: [
                 f64::from(dims[0]) / (2.0 * tan_x),
                 f64::from(dims[1]) / (2.0 * tan_y),
@@ -184,14 +203,13 @@ impl Froxels {
     }
 
     /// The slices `k` with `depth[k] <= pd + rho` and `depth[k + 1] >= pd - rho` (those whose
-    /// slab the sphere meets): one binary search for the slice of `pd`, then a walk outwards
-    /// (the depths ascend, so the run is contiguous).
+    /// slab the sphere meets): the first through [`first_slice`](Self::first_slice), then a
+    /// walk (the depths ascend, so the run is contiguous).
     #[inline]
     fn slice_run(&self, pd: f64, rho: f64) -> Run {
         let n = self.depth.len() - 1;
         let (lo, hi) = (pd - rho, pd + rho);
-        // The first slice whose far depth reaches `lo`.
-        let mut first = self.depth[1..].partition_point(|&v| v < lo);
+        let mut first = self.first_slice(lo);
         if first < n && self.depth[first] > hi {
             return Run { first, end: first };
         }
@@ -201,6 +219,27 @@ impl Froxels {
         }
         first = first.min(end);
         Run { first, end }
+    }
+
+    /// The first slice whose far depth reaches `lo`: the number of `depth[k + 1] < lo`. A
+    /// binary search over all slices is a chain of dependent loads; instead the f32 at most
+    /// `lo` picks its bucket of [`slice_table`](Self::slice_table), whose two ends bound the
+    /// answer, and a search over the few slices between them settles it.
+    #[inline]
+    fn first_slice(&self, lo: f64) -> usize {
+        let f = lo as f32;
+        let f = if f64::from(f) > lo { f.next_down() } else { f };
+        if !(f > 0.0) {
+            // Every depth is at least `near > 0`.
+            return 0;
+        }
+        // `f` is positive, at most +inf: its bucket and the next are in the table.
+        let b = (f.to_bits() >> SLICE_BUCKET_SHIFT) as usize;
+        let (s, e) = (
+            self.slice_table[b] as usize,
+            self.slice_table[b + 1] as usize,
+        );
+        s + self.depth[s + 1..=e].partition_point(|&v| v < lo)
     }
 
     /// The hits of a light centred in front of the eye (`pd > 0`), `z` its slices.
@@ -216,12 +255,18 @@ impl Froxels {
     /// without a test. Rows come from the same bound one axis up. Ends are decided by
     /// [`met`](Self::met); the bounds hold with `rho = r + tau`, so a tile really within `r`
     /// of the light is inside them by a margin of order `tau`, far above their rounding.
-    fn hits_in_front(&self, [x, y, pd]: [f64; 3], rho: f64, z: Run, mut hit: impl FnMut([u32; 3])) {
+    fn hits_in_front(
+        &self,
+        [x, y, pd]: [f64; 3],
+        rho: f64,
+        z: Run,
+        mut hit: impl FnMut([u32; 3], u32),
+    ) {
         let rho2 = rho * rho;
         for k in z.first..z.end {
             let (d0, d1) = (self.depth[k], self.depth[k + 1]);
             // The depth of the cross-section nearest the centre, and the distance to it.
-            let t = pd.clamp(d0, d1);
+            let t = pd.clamp_to(d0, d1);
             let ez = t - pd;
             let ez2 = ez * ez;
             let w = rho2 - ez2;
@@ -229,26 +274,34 @@ impl Froxels {
                 continue;
             }
             // The ball's depths within the slice (positive: `d0 >= near > 0`).
-            let t0 = d0.max(pd - rho);
-            let t1 = d1.min(pd + rho).max(t0);
+            let t0 = d0.at_least(pd - rho);
+            let t1 = d1.at_most(pd + rho).at_least(t0);
             let (r0, r1) = (1.0 / t0, 1.0 / t1);
             let (jlo, jhi) = self.tile_span(1, y, w.sqrt(), r0, r1);
             for j in jlo..=jhi {
                 let (b0, b1) = (self.sy[j], self.sy[j + 1]);
-                let ey = (b0 * t0).min(b0 * t1) - y;
-                let ey = ey.max(y - (b1 * t0).max(b1 * t1)).max(0.0);
+                // The ball beyond one of the row's planes through the eye misses the row.
+                if (y - b0 * pd) * self.cy[j] < -rho || (y - b1 * pd) * self.cy[j + 1] > rho {
+                    continue;
+                }
+                let ey = (b0 * t0).at_most(b0 * t1) - y;
+                let ey = ey.at_least(y - (b1 * t0).at_least(b1 * t1)).at_least(0.0);
                 let wx = w - ey * ey;
                 if wx < 0.0 {
                     continue;
                 }
                 let (mut ilo, mut ihi) = self.tile_span(0, x, wx.sqrt(), r0, r1);
-                let row = axis_distances(b0, b1, y, t, d0, d1);
-                let cell = |i: usize| Cell {
-                    a: [self.sx[i], self.sx[i + 1]],
+                let row = Row {
+                    p: [x, y, pd],
+                    t,
+                    ez2,
+                    ey: axis_distances(b0, b1, y, t, d0, d1),
                     b: [b0, b1],
                     d: [d0, d1],
+                    rho,
+                    rho2,
                 };
-                let at = |i: usize| met(&cell(i), [x, y, pd], t, ez2, row, rho2);
+                let at = |i: usize| self.met(&row, i);
                 while ilo <= ihi && !at(ilo) {
                     ilo += 1;
                 }
@@ -258,11 +311,38 @@ impl Froxels {
                 while ihi > ilo && !at(ihi) {
                     ihi -= 1;
                 }
-                for i in ilo..=ihi {
-                    hit([i as u32, j as u32, k as u32]);
-                }
+                hit([ilo as u32, j as u32, k as u32], (ihi + 1 - ilo) as u32);
             }
         }
+    }
+
+    /// Whether the light meets cell `i` of `row`: accepted through the cell's point nearest
+    /// the centre on the cross-section at depth `row.t` (the sum is [`Cell::h`] at `t` in its
+    /// own order, `(ez^2 + ex^2) + ey^2`, one of `dist2`'s candidates, so it never lists what
+    /// `dist2` would not); rejected by either of the tile's side planes or by the cell's
+    /// bounding box; else decided by [`Cell::dist2`].
+    #[inline(always)]
+    fn met(&self, row: &Row, i: usize) -> bool {
+        let [x, y, pd] = row.p;
+        let (a0, a1) = (self.sx[i], self.sx[i + 1]);
+        let e = (a0 * row.t - x).at_least(x - a1 * row.t).at_least(0.0);
+        if (row.ez2 + e * e) + row.ey[0] <= row.rho2 {
+            return true;
+        }
+        if (x - a0 * pd) * self.cx[i] < -row.rho || (x - a1 * pd) * self.cx[i + 1] > row.rho {
+            return false;
+        }
+        let [d0, d1] = row.d;
+        let [_, bx] = axis_distances(a0, a1, x, row.t, d0, d1);
+        if (row.ez2 + bx) + row.ey[1] > row.rho2 {
+            return false;
+        }
+        let cell = Cell {
+            a: [a0, a1],
+            b: row.b,
+            d: row.d,
+        };
+        cell.dist2([x, y, pd]) <= row.rho2
     }
 
     /// The tiles along axis `a` (0: columns, 1: rows) holding the slopes `u' / t` of the points
@@ -270,8 +350,8 @@ impl Froxels {
     /// (first and last tile, clamped into the grid).
     #[inline]
     fn tile_span(&self, a: usize, u: f64, e: f64, r0: f64, r1: f64) -> (usize, usize) {
-        let lo = ((u - e) * r0).min((u - e) * r1);
-        let hi = ((u + e) * r0).max((u + e) * r1);
+        let lo = ((u - e) * r0).at_most((u - e) * r1);
+        let hi = ((u + e) * r0).at_least((u + e) * r1);
         (self.tile(a, lo), self.tile(a, hi))
     }
 
@@ -284,7 +364,8 @@ impl Froxels {
         if q >= 0.0 { (q as usize).min(n - 1) } else { 0 }
     }
 
-    /// Calls `hit([x, y, z])` for every froxel the sphere `(c, r)` meets, by the decision
+    /// Calls `hit([x, y, z], n)` for every run of froxels `(x..x + n, y, z)` the sphere `(c, r)`
+    /// meets (`n >= 1`; together, every froxel it meets, once), by the decision
     /// documented on [`ClusterGrid::froxels`](super::ClusterGrid::froxels).
     ///
     /// The plane tests are separable: a cell passes its six iff its column passes its two side
@@ -299,7 +380,7 @@ impl Froxels {
         c: [f32; 3],
         r: f32,
         s: &mut Scratch,
-        mut hit: impl FnMut([u32; 3]),
+        mut hit: impl FnMut([u32; 3], u32),
     ) {
         let p = c.map(f64::from);
         let r = f64::from(r);
@@ -325,7 +406,7 @@ impl Froxels {
         for k in z.first..z.end {
             let (d0, d1) = (self.depth[k], self.depth[k + 1]);
             // The depth of the cross-section nearest the centre, and the distance to it.
-            let t = pd.clamp(d0, d1);
+            let t = pd.clamp_to(d0, d1);
             let ez = t - pd;
             let ez2 = ez * ez;
             for i in xr.first..xr.end {
@@ -351,7 +432,7 @@ impl Froxels {
                         cell.dist2([x, y, pd]) <= rho2
                     };
                     if met {
-                        hit([i as u32, j as u32, k as u32]);
+                        hit([i as u32, j as u32, k as u32], 1);
                     }
                 }
             }
@@ -389,22 +470,23 @@ fn side_run(s: &[f64], inv: &[f64], u: f64, z: f64, rho: f64, pass: &mut Vec<boo
     })
 }
 
-/// Whether the ball `(p, rho)` meets `cell`: accepted through the cell's point nearest `p` on
-/// the cross-section at depth `t` (`ez2 = (t - depth)^2`, `row` the row's [`axis_distances`]),
-/// rejected through the cell's bounding box, else decided by [`Cell::dist2`]. The accept sum is
-/// [`Cell::h`] at `t` in its own order, `(ez^2 + ex^2) + ey^2`, one of `dist2`'s candidates, so it
-/// never lists what `dist2` would not.
-#[inline]
-fn met(cell: &Cell, p: [f64; 3], t: f64, ez2: f64, row: [f64; 2], rho2: f64) -> bool {
-    let [d0, d1] = cell.d;
-    let [ax, bx] = axis_distances(cell.a[0], cell.a[1], p[0], t, d0, d1);
-    if (ez2 + ax) + row[0] <= rho2 {
-        true
-    } else if (ez2 + bx) + row[1] > rho2 {
-        false
-    } else {
-        cell.dist2(p) <= rho2
-    }
+/// One row of one slice, as [`Froxels::met`] sees it from one light.
+struct Row {
+    /// The light's centre `(x, y, depth)`.
+    p: [f64; 3],
+    /// The depth of the slice's cross-section nearest the centre.
+    t: f64,
+    /// `(t - depth)^2`.
+    ez2: f64,
+    /// The row's [`axis_distances`].
+    ey: [f64; 2],
+    /// The row's slopes.
+    b: [f64; 2],
+    /// The slice's depths.
+    d: [f64; 2],
+    /// The light's radius with the slack, and its square.
+    rho: f64,
+    rho2: f64,
 }
 
 /// For the tile between slopes `a0 <= a1` along one axis (centre coordinate `u`) in the slice
@@ -412,10 +494,10 @@ fn met(cell: &Cell, p: [f64; 3], t: f64, ez2: f64, row: [f64; 2], rho2: f64) -> 
 /// (`[a0 t, a1 t]`, computed as [`Cell::h`] does) and to the tile's bounding box over the slice.
 #[inline(always)]
 fn axis_distances(a0: f64, a1: f64, u: f64, t: f64, d0: f64, d1: f64) -> [f64; 2] {
-    let e = (a0 * t - u).max(u - a1 * t).max(0.0);
-    let lo = (a0 * d0).min(a0 * d1);
-    let hi = (a1 * d0).max(a1 * d1);
-    let b = (lo - u).max(u - hi).max(0.0);
+    let e = (a0 * t - u).at_least(u - a1 * t).at_least(0.0);
+    let lo = (a0 * d0).at_most(a0 * d1);
+    let hi = (a1 * d0).at_least(a1 * d1);
+    let b = (lo - u).at_least(u - hi).at_least(0.0);
     [e * e, b * b]
 }
 
@@ -431,8 +513,12 @@ impl Cell {
     /// (a rectangle `[a0 t, a1 t] x [b0 t, b1 t]`): `(t - depth)^2 + ex^2 + ey^2`.
     #[inline]
     fn h(&self, [x, y, pd]: [f64; 3], t: f64) -> f64 {
-        let ex = (self.a[0] * t - x).max(x - self.a[1] * t).max(0.0);
-        let ey = (self.b[0] * t - y).max(y - self.b[1] * t).max(0.0);
+        let ex = (self.a[0] * t - x)
+            .at_least(x - self.a[1] * t)
+            .at_least(0.0);
+        let ey = (self.b[0] * t - y)
+            .at_least(y - self.b[1] * t)
+            .at_least(0.0);
         let ez = t - pd;
         ez * ez + ex * ex + ey * ey
     }
@@ -443,35 +529,81 @@ impl Cell {
     /// square of a ramp, zero with its derivative where it switches on). So its minimum over
     /// `[d0, d1]` is at an end or where `h' = 0`, and there `h` equals one of nine quadratics
     /// (each of `ex`, `ey` off, or on through its lower or its upper plane) with that
-    /// quadratic's stationary point. The candidates are the ends and those nine points clamped
-    /// to `[d0, d1]`; each is a point of the cell, so the smallest `h` among them is the distance.
+    /// quadratic's stationary point. The candidates are the ends and those points clamped to
+    /// `[d0, d1]`; each is a point of the cell, so the smallest `h` among them is the distance.
+    /// Only the quadratics active somewhere on `[d0, d1]` are tried: `x / t` is monotone in `t`
+    /// (`t >= d0 > 0`), so `ex` is on through its lower plane, off, or on through its upper
+    /// plane in that order or the reverse, and the states between those at `d0` and `d1` are
+    /// the ones it takes (likewise `ey`). (A state missed by rounding at an end lasts for an
+    /// ulp of `t`, where `h` is within rounding of its value at that end.)
     fn dist2(&self, p: [f64; 3]) -> f64 {
         let [x, y, pd] = p;
         let [d0, d1] = self.d;
-        let mut best = self.h(p, d0).min(self.h(p, d1));
+        let mut best = self.h(p, d0).at_most(self.h(p, d1));
+        let (xs, ys) = (states(x, self.a, d0, d1), states(y, self.b, d0, d1));
         // The stationary point of (t - pd)^2 + sum (s t - u)^2 over the active terms.
-        let xs = [None, Some(self.a[0]), Some(self.a[1])];
-        let ys = [None, Some(self.b[0]), Some(self.b[1])];
-        for sx in xs {
-            for sy in ys {
+        for sx in xs.0..=xs.1 {
+            for sy in ys.0..=ys.1 {
                 let (mut num, mut den) = (pd, 1.0);
-                if let Some(s) = sx {
+                if sx != 1 {
+                    let s = self.a[usize::from(sx / 2)];
                     num += s * x;
                     den += s * s;
                 }
-                if let Some(s) = sy {
+                if sy != 1 {
+                    let s = self.b[usize::from(sy / 2)];
                     num += s * y;
                     den += s * s;
                 }
                 let t = num / den;
                 if t.is_finite() {
-                    best = best.min(self.h(p, t.clamp(d0, d1)));
+                    best = best.at_most(self.h(p, t.clamp_to(d0, d1)));
                 }
             }
         }
         best
     }
 }
+
+/// The states of one axis's term over depths `[d0, d1]`, as the range between those at the two
+/// ends: 0 when `u < a[0] t` (on through the lower plane), 2 when `u > a[1] t` (the upper), 1
+/// between (off).
+#[inline]
+fn states(u: f64, a: [f64; 2], d0: f64, d1: f64) -> (u8, u8) {
+    let at = |t: f64| {
+        if u < a[0] * t {
+            0
+        } else if u > a[1] * t {
+            2
+        } else {
+            1
+        }
+    };
+    let (s0, s1) = (at(d0), at(d1));
+    (s0.min(s1), s0.max(s1))
+}
+
+/// `max`, `min` and `clamp` for values known not to be NaN: one compare-and-select each (the
+/// NaN-aware `f64::max` takes several instructions on x86).
+trait Ordered: Copy + PartialOrd {
+    /// The larger of the two.
+    #[inline(always)]
+    fn at_least(self, o: Self) -> Self {
+        if self > o { self } else { o }
+    }
+    /// The smaller of the two.
+    #[inline(always)]
+    fn at_most(self, o: Self) -> Self {
+        if self < o { self } else { o }
+    }
+    /// Into `[lo, hi]` (`lo <= hi`).
+    #[inline(always)]
+    fn clamp_to(self, lo: Self, hi: Self) -> Self {
+        self.at_least(lo).at_most(hi)
+    }
+}
+
+impl Ordered for f64 {}
 
 /// The largest f32 at most `v`, saturating at `-f32::MAX` / `f32::MAX`.
 fn f32_down(v: f64) -> f32 {
@@ -515,6 +647,31 @@ mod tests {
         assert_eq!(deep.depth[..2], [8.0, 8.0]);
         assert!((deep.depth[2] - 20.0).abs() < 1e-12);
         assert_eq!(deep.depth[3], 50.0);
+    }
+
+    #[test]
+    fn first_slice_equals_a_binary_search() {
+        for (near, far, n) in [
+            (0.1, 1000.0, 24),
+            (0.5, 60.0, 1),
+            (8.0, 9.0, 3),
+            (1e-30, 3e38, 4000),
+        ] {
+            let f = Froxels::new(64, 32, 1.0, near, far, [4, 4, n]).unwrap();
+            let mut probes: Vec<f64> = vec![-1.0, 0.0, f64::MIN_POSITIVE, 1e300, f64::INFINITY];
+            for &d in &f.depth {
+                probes.extend([d, d.next_down(), d.next_up(), d * 1.01, d * 0.99]);
+            }
+            let mut v = 1e-40f64;
+            while v < 1e40 {
+                probes.push(v);
+                v *= 1.0137;
+            }
+            for lo in probes {
+                let want = f.depth[1..].partition_point(|&v| v < lo);
+                assert_eq!(f.first_slice(lo), want, "{near} {far} {n} {lo}");
+            }
+        }
     }
 
     #[test]

@@ -324,7 +324,9 @@ impl ClusterGrid {
             .collect();
         let task = |range: &core::ops::Range<usize>| {
             let mut pairs = Vec::new();
-            self.for_each_hit(lights, range.clone().map(light), |c, l| pairs.push((c, l)));
+            self.for_each_hit(lights, range.clone().map(light), |c, n, l| {
+                pairs.extend((0..n).map(|m| (c.start + m * c.step, l)));
+            });
             pairs
         };
         if tasks == 1 {
@@ -333,13 +335,15 @@ impl ClusterGrid {
         run_tasks(&ranges, task)
     }
 
-    /// Calls `hit(cell, light)` for every light of `which` (ascending) meeting a cell.
+    /// Calls `hit(cells, n, light)` for every light of `which` (ascending) and every run of `n`
+    /// cells it meets: cells `cells.start + m * cells.step` for `m < n`.
     fn for_each_hit(
         &self,
         lights: &Spheres,
         which: impl Iterator<Item = usize>,
-        mut hit: impl FnMut(u32, u32),
+        mut hit: impl FnMut(Cells, u32, u32),
     ) {
+        let one = |start: u32| Cells { start, step: 1 };
         let lights = which.map(|l| (l, lights.get(l).expect("light index below len")));
         match &self.kind {
             Kind::Cells(cells) => {
@@ -351,15 +355,22 @@ impl ClusterGrid {
                     out.clear();
                     pinned.extend_hits(&light, &mut out);
                     for &c in &out {
-                        hit(c, l as u32);
+                        hit(one(c), 1, l as u32);
                     }
                 }
             }
             Kind::Froxels(f) => {
                 let mut scratch = Scratch::default();
+                let d = f.dims;
+                // Runs go along x.
+                let step = match self.order {
+                    CellOrder::ZFastest => d[1] * d[2],
+                    CellOrder::XFastest => 1,
+                };
                 for (l, light) in lights {
-                    f.for_each_hit(light.center, light.radius, &mut scratch, |[x, y, z]| {
-                        hit(self.index(f.dims, x, y, z), l as u32);
+                    f.for_each_hit(light.center, light.radius, &mut scratch, |[x, y, z], n| {
+                        let start = self.index(d, x, y, z);
+                        hit(Cells { start, step }, n, l as u32);
                     });
                 }
             }
@@ -381,7 +392,7 @@ impl ClusterGrid {
                                         first[1] + j as u32,
                                         first[2] + k as u32,
                                     );
-                                    hit(self.index(*dims, x, y, z), l as u32);
+                                    hit(one(self.index(*dims, x, y, z)), 1, l as u32);
                                 }
                             }
                         }
@@ -390,6 +401,13 @@ impl ClusterGrid {
             }
         }
     }
+}
+
+/// A run of cells: `start`, `start + step`, ...
+#[derive(Clone, Copy)]
+struct Cells {
+    start: u32,
+    step: u32,
 }
 
 /// Splitting an assignment pays from this many lights per task.

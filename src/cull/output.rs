@@ -16,19 +16,22 @@ impl LightLists {
     /// part (a stable counting sort by cell keeps the lights ascending within each cell).
     pub(crate) fn from_parts(cells: usize, parts: &[Vec<(u32, u32)>]) -> LightLists {
         let mut offsets = vec![0u32; cells + 1];
-        let pairs = || parts.iter().flatten();
-        for &(c, _) in pairs() {
-            offsets[c as usize + 1] += 1;
+        for part in parts {
+            for &(c, _) in part {
+                offsets[c as usize + 1] += 1;
+            }
         }
         for c in 0..cells {
             offsets[c + 1] += offsets[c];
         }
         let mut next = offsets.clone();
         let mut indices = vec![0u32; offsets[cells] as usize];
-        for &(c, l) in pairs() {
-            let slot = &mut next[c as usize];
-            indices[*slot as usize] = l;
-            *slot += 1;
+        for part in parts {
+            for &(c, l) in part {
+                let slot = &mut next[c as usize];
+                indices[*slot as usize] = l;
+                *slot += 1;
+            }
         }
         LightLists { offsets, indices }
     }
