@@ -387,3 +387,68 @@ fn project_to_plane_y(s: Ball, plane: HalfSpace) -> Option<Ball> {
         r: (s.r * s.r - dist * dist).sqrt(),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    // Imports inside the tests: the `lights` bench (no test harness) compiles this module with
+    // `cfg(test)` but drops the tests.
+
+    /// Whether every pair of `a` is a pair of `b`.
+    fn subset(a: &bvlanes::cull::LightLists, b: &bvlanes::cull::LightLists) -> bool {
+        (0..a.cells()).all(|c| a.cell(c).iter().all(|l| b.cell(c).binary_search(l).is_ok()))
+    }
+
+    #[test]
+    fn cells_follow_bvlanes_numbering() {
+        use super::BevyClusters;
+        use bvlanes::cull::ClusterGrid;
+        use bvlanes::{Sphere, Spheres};
+        let grid = ClusterGrid::froxels(1920, 1080, 1.0, 0.1, 1000.0, [16, 8, 24]).unwrap();
+        let mut port = BevyClusters::new(1920, 1080, 1.0, 0.1, 1000.0, [16, 8, 24]);
+        let lights = Spheres::from_slice(&[
+            Sphere::new([0.0, 0.0, -3.0], 0.01), // the corner of four tiles, slice 0
+            Sphere::new([0.0, 0.0, 20.0], 10.0), // behind the eye
+            Sphere::new([-1.0, 0.5, -30.0], 0.2), // left of and above the axis
+            Sphere::new([3.0, -2.0, -200.0], 1.0), // right, below, far
+        ])
+        .unwrap();
+        let (exact, ours) = (grid.assign(&lights), port.assign(&lights));
+        assert_eq!(ours.cells(), grid.len());
+        for (x, y) in [(7, 4), (8, 4), (7, 3), (8, 3)] {
+            assert_eq!(ours.cell(grid.cell_index([x, y, 0]).unwrap()), [0]);
+        }
+        assert!(!ours.indices.contains(&1));
+        assert!(subset(&exact, &ours));
+        // Small lights away from boundaries: the same cells.
+        assert_eq!(
+            exact.indices.len(),
+            ours.indices.len(),
+            "{exact:?}\n{ours:?}"
+        );
+        assert_eq!(exact, ours);
+    }
+
+    #[test]
+    fn conservative_on_many_lights() {
+        use super::BevyClusters;
+        use crate::common::light_scenes::{indoor, many_lights};
+        let s = many_lights(5_000);
+        let c = s.camera;
+        let exact = c.grid().assign(&s.lights);
+        let mut port = BevyClusters::new(c.width_px, c.height_px, c.fov_y, c.near, c.far, c.dims);
+        let ours = port.assign(&s.lights);
+        assert!(!exact.indices.is_empty() && subset(&exact, &ours));
+        // The lists are reused: a second call gives the same.
+        assert_eq!(port.assign(&s.lights), ours);
+        // Between the exact pairs and the froxel boxes'.
+        let boxes = c.grid().cells();
+        let box_pairs: usize = s.lights.iter().map(|l| boxes.count_hits(&l)).sum();
+        assert!(exact.indices.len() <= ours.indices.len() && ours.indices.len() <= box_pairs);
+        // The indoor scene's lists are ascending per cell too.
+        let s = indoor(500);
+        let c = s.camera;
+        let mut port = BevyClusters::new(c.width_px, c.height_px, c.fov_y, c.near, c.far, c.dims);
+        let ours = port.assign(&s.lights);
+        assert!((0..ours.cells()).all(|i| ours.cell(i).windows(2).all(|w| w[0] < w[1])));
+    }
+}
