@@ -195,8 +195,8 @@ pub fn run(ctx: &Ctx<'_>, targets: &mut Vec<Target>) -> Vec<Table> {
             .to_owned(),
     );
     t.notes.push(
-        "froxel scenes: brute force = every light against every froxel's bounding box (`Aabbs::extend_hits`, SIMD; the exact \
-         sphere-froxel decision is only in `ClusterGrid::assign`, so this brute force is conservative: its pairs are the box \
+        "froxel scenes: brute force = every light against every froxel's bounding box (`Aabbs::extend_hits`, SIMD, hits \
+         collected per light, no CSR lists built; the exact sphere-froxel decision is only in `ClusterGrid::assign`, so this brute force is conservative: its pairs are the box \
          pairs); Bevy-style port = `benches/common/bevy_clusters.rs`, Bevy 0.17's `assign_objects_to_clusters` for point lights \
          (frustum sphere test, cluster-space AABB, iterative sphere refinement, per-cell Vec pushes flattened to CSR), f32, \
          1 thread, on the same froxel planes; bvlanes assign = the exact froxel assignment"
