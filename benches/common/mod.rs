@@ -3,6 +3,10 @@
 //! baselines (Arvo's branchy scalar sphere-box test over an array of structs, and a plain SIMD sum
 //! over the same bytes).
 //!
+//! The `lights` benchmark and the binary's `lights` table share the two submodules: the froxel
+//! scenes of issue 5 ([`light_scenes`]) and the Bevy-style light clustering port
+//! ([`bevy_clusters`]).
+//!
 //! # Data
 //!
 //! For each size `n` there are [`SETS`] independent data sets (fixed seeds). Set `s` holds `n`
@@ -23,6 +27,9 @@
 //! L3 cache, so those sizes measure DRAM.
 
 #![allow(dead_code)] // each bench target uses a different part of this module
+
+pub mod bevy_clusters;
+pub mod light_scenes;
 
 use bvlanes::{
     Aabb, Aabbs, Backend, Container, DownTet, Frustum, Obb, Obbs, Octahedra, Octahedron, Pinned,

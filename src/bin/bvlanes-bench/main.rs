@@ -15,7 +15,9 @@
 //!   AABO and Tetrahedron, per backend, with the stage pass counts ("partial").
 //! * `limit`: one query against a container on every tier next to a plain SIMD sum over the same
 //!   arrays (the memory-bandwidth limit), L2-resident and DRAM-sized.
-//! * `lights`: light culling (`bvlanes::cull`) against the brute force, uniform grid scene.
+//! * `lights`: light culling (`bvlanes::cull`): a uniform grid against the exact brute force, and
+//!   two froxel scenes (Bevy's `many_lights`, an indoor room) against the brute force over the
+//!   froxels' boxes and a Bevy-style port of Bevy's clustering (`benches/common/bevy_clusters.rs`).
 //!
 //! Method: every variant of a table is sampled once per round, rounds are interleaved and
 //! repeated; figures are medians, ratios are medians of per-round ratios (the machine is shared).

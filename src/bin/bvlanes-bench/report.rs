@@ -204,7 +204,7 @@ impl Table {
 pub fn targets_table(targets: &[Target]) -> Table {
     let mut t = Table::new(
         "targets",
-        "Targets (issue 4), checked on this run",
+        "Targets of the issues, checked on this run",
         &["target", "measured", "verdict"],
     );
     for x in targets {

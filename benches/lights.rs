@@ -1,0 +1,71 @@
+//! Criterion benchmarks of light assignment to froxels (issue 5), on the two froxel scenes of
+//! `common::light_scenes`: Bevy's `many_lights` (100,000 lights, 17 x 9 x 24 froxels) and an
+//! indoor room (4,096 lights, 16 x 9 x 24 froxels).
+//!
+//! Ids read as `lights/<scene>/<row>`: `bvlanes_1_thread` and `bvlanes_all_threads` (every core
+//! of rayon's pool) run `ClusterGrid::assign`, the exact froxel assignment into CSR lists;
+//! `bevy_port` is the Bevy-style port of `common::bevy_clusters` (1 thread, CSR lists). Every
+//! iteration assigns every light of the scene; the throughput (`Throughput::Elements`) is lights
+//! per second.
+//!
+//! ```text
+//! cargo bench --bench lights
+//! cargo bench --bench lights -- many_lights --quick
+//! ```
+//!
+//! For the interleaved side-by-side table with pair counts and checks, run
+//! `cargo run --release --bin bvlanes-bench -- --table lights`.
+
+mod common;
+
+use common::bevy_clusters::BevyClusters;
+use common::light_scenes::{FroxelScene, INDOOR_LIGHTS, MANY_LIGHTS, indoor, many_lights};
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use std::hint::black_box;
+use std::time::Duration;
+
+/// One group per scene: bvlanes on 1 and all threads, and the Bevy-style port.
+fn scene(c: &mut Criterion, scene: &FroxelScene) {
+    let cam = scene.camera;
+    let lights = &scene.lights;
+    let all = cam.grid();
+    let single = all.clone().with_threads(1);
+    let mut bevy = BevyClusters::new(
+        cam.width_px,
+        cam.height_px,
+        cam.fov_y,
+        cam.near,
+        cam.far,
+        cam.dims,
+    );
+    let mut g = c.benchmark_group(format!("lights/{}", scene.name));
+    g.sample_size(20)
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(2))
+        .throughput(Throughput::Elements(lights.len() as u64));
+    g.bench_function("bvlanes_1_thread", |b| {
+        b.iter(|| single.assign(black_box(lights)))
+    });
+    g.bench_function("bvlanes_all_threads", |b| {
+        b.iter(|| all.assign(black_box(lights)))
+    });
+    g.bench_function("bevy_port", |b| b.iter(|| bevy.assign(black_box(lights))));
+    g.finish();
+}
+
+/// Bevy's `many_lights` scene.
+fn many_lights_scene(c: &mut Criterion) {
+    scene(c, &many_lights(MANY_LIGHTS));
+}
+
+/// The indoor scene.
+fn indoor_scene(c: &mut Criterion) {
+    scene(c, &indoor(INDOOR_LIGHTS));
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default().without_plots();
+    targets = many_lights_scene, indoor_scene
+}
+criterion_main!(benches);
