@@ -229,7 +229,7 @@ impl Froxels {
     fn first_slice(&self, lo: f64) -> usize {
         let f = lo as f32;
         let f = if f64::from(f) > lo { f.next_down() } else { f };
-        if !(f > 0.0) {
+        if f <= 0.0 {
             // Every depth is at least `near > 0`.
             return 0;
         }
