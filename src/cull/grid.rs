@@ -190,10 +190,17 @@ impl ClusterGrid {
         Ok(self)
     }
 
-    /// The same grid splitting its assignments over at most `threads` tasks (`0` or `1`: the
-    /// calling thread only). With the `rayon` feature (on by default) the default is every core
-    /// of rayon's global pool; without it, one thread. The output is the same whatever the count:
-    /// lights are split into contiguous ranges and their (cell, light) pairs joined in order.
+    /// The same grid splitting its assignments over `threads` threads (`0` or `1`: the calling
+    /// thread only). With the `rayon` feature (on by default) the default is every thread of
+    /// rayon's current pool; without it, one thread. The output is the same whatever the count:
+    /// lights are split into contiguous ranges (two per thread, at least 256 lights each), each
+    /// task sorts its (cell, light) pairs by cell, and the lists are joined cell by cell in
+    /// range order.
+    ///
+    /// The tasks run on the rayon pool the call is made from: to use your own (for example one
+    /// with each worker pinned to a core, which on some machines decides whether a second thread
+    /// helps a millisecond-long frame at all: see `docs/benchmarks.md`), call
+    /// `pool.install(|| grid.assign(&lights))`.
     #[must_use]
     pub fn with_threads(mut self, threads: usize) -> ClusterGrid {
         self.threads = threads.max(1);
@@ -295,7 +302,10 @@ impl ClusterGrid {
     /// The lights of every cell, as CSR lists (light indices ascending within a cell).
     #[must_use]
     pub fn assign(&self, lights: &Spheres) -> LightLists {
-        LightLists::from_parts(self.len(), &self.pairs(lights))
+        let cells = self.len();
+        // Each task sorts its own pairs by cell; the lists are then joined cell by cell.
+        let parts = self.parts(lights, |pairs| LightLists::from_pairs(cells, &pairs));
+        LightLists::join(cells, parts)
     }
 
     /// One bitset of lights per cell, written into `masks` (resized to this grid and light count,
@@ -303,14 +313,18 @@ impl ClusterGrid {
     /// meets cell `c`.
     pub fn assign_masks(&self, lights: &Spheres, masks: &mut LightMasks) {
         masks.reset(self.len(), lights.len());
-        for &(cell, light) in self.pairs(lights).iter().flatten() {
+        for &(cell, light) in self.parts(lights, |pairs| pairs).iter().flatten() {
             masks.set(cell, light);
         }
     }
 
-    /// Every (cell, light) pair that meets, lights ascending: one part per task (up to
-    /// `threads`, contiguous ranges of lights), parts in order.
-    fn pairs(&self, lights: &Spheres) -> Vec<Vec<(u32, u32)>> {
+    /// Every (cell, light) pair that meets, lights ascending, in parts (one per task, contiguous
+    /// ranges of lights, in order), each part passed through `finish` within its task.
+    fn parts<T: Send>(
+        &self,
+        lights: &Spheres,
+        finish: impl Fn(Vec<(u32, u32)>) -> T + Sync + Send,
+    ) -> Vec<T> {
         // Froxel grids first drop the lights outside the view volume, in SIMD.
         let survivors = match &self.kind {
             Kind::Froxels(f) => Some(f.pre_cull(lights, self.backend)),
@@ -318,7 +332,10 @@ impl ClusterGrid {
         };
         let n = survivors.as_ref().map_or(lights.len(), Vec::len);
         let light = |k: usize| survivors.as_ref().map_or(k, |s| s[k] as usize);
-        let tasks = self.threads.min(n / MIN_LIGHTS_PER_TASK).max(1);
+        let tasks = match self.threads {
+            1 => 1,
+            t => (t * TASKS_PER_THREAD).min(n / MIN_LIGHTS_PER_TASK).max(1),
+        };
         let ranges: Vec<core::ops::Range<usize>> = (0..tasks)
             .map(|t| n * t / tasks..n * (t + 1) / tasks)
             .collect();
@@ -327,7 +344,7 @@ impl ClusterGrid {
             self.for_each_hit(lights, range.clone().map(light), |c, n, l| {
                 pairs.extend((0..n).map(|m| (c.start + m * c.step, l)));
             });
-            pairs
+            finish(pairs)
         };
         if tasks == 1 {
             return vec![task(&ranges[0])];
@@ -409,6 +426,10 @@ struct Cells {
     start: u32,
     step: u32,
 }
+
+/// Each thread gets about this many tasks, so that a thread that starts late (a sleeping pool
+/// worker, a busy core) leaves its share to the others.
+const TASKS_PER_THREAD: usize = 2;
 
 /// Splitting an assignment pays from this many lights per task.
 const MIN_LIGHTS_PER_TASK: usize = 256;

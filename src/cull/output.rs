@@ -12,26 +12,43 @@ pub struct LightLists {
 }
 
 impl LightLists {
-    /// Builds the lists from `(cell, light)` pairs given in ascending light order, part after
-    /// part (a stable counting sort by cell keeps the lights ascending within each cell).
-    pub(crate) fn from_parts(cells: usize, parts: &[Vec<(u32, u32)>]) -> LightLists {
+    /// Builds the lists from `(cell, light)` pairs given in ascending light order (a stable
+    /// counting sort by cell keeps the lights ascending within each cell).
+    pub(crate) fn from_pairs(cells: usize, pairs: &[(u32, u32)]) -> LightLists {
         let mut offsets = vec![0u32; cells + 1];
-        for part in parts {
-            for &(c, _) in part {
-                offsets[c as usize + 1] += 1;
-            }
+        for &(c, _) in pairs {
+            offsets[c as usize + 1] += 1;
         }
         for c in 0..cells {
             offsets[c + 1] += offsets[c];
         }
         let mut next = offsets.clone();
         let mut indices = vec![0u32; offsets[cells] as usize];
-        for part in parts {
-            for &(c, l) in part {
-                let slot = &mut next[c as usize];
-                indices[*slot as usize] = l;
-                *slot += 1;
+        for &(c, l) in pairs {
+            let slot = &mut next[c as usize];
+            indices[*slot as usize] = l;
+            *slot += 1;
+        }
+        LightLists { offsets, indices }
+    }
+
+    /// Joins the lists of consecutive light ranges (`parts` in light order): cell `c` lists
+    /// part 0's lights of `c`, then part 1's, and so on. (Copying is cheap next to the sorting
+    /// each part did in its own task; a second parallel call would cost more in waking the pool
+    /// than it saves.)
+    pub(crate) fn join(cells: usize, parts: Vec<LightLists>) -> LightLists {
+        if parts.len() == 1 {
+            return parts.into_iter().next().expect("one part");
+        }
+        let mut offsets = Vec::with_capacity(cells + 1);
+        offsets.push(0u32);
+        let total: usize = parts.iter().map(|p| p.indices.len()).sum();
+        let mut indices = Vec::with_capacity(total);
+        for c in 0..cells {
+            for p in &parts {
+                indices.extend_from_slice(p.cell(c));
             }
+            offsets.push(indices.len() as u32);
         }
         LightLists { offsets, indices }
     }
