@@ -114,14 +114,14 @@ impl ClusterGrid {
     /// [`cell`](Self::cell) gives each froxel's bounding box (rounded outwards to f32).
     ///
     /// # Assignment
-    /// A light is listed in a froxel iff the distance from its centre to the froxel (the closed
-    /// convex cell, not its box) is at most `r + tau`, as computed in f64, where
-    /// `tau = 2^-40 * (|c_x| + |c_y| + |c_z| + r) * (1 + tan_x + tan_y)`. So every light that meets
-    /// the froxel in real arithmetic (touching counts; behind the eye, beyond `far`, zero radius
-    /// alike) is listed, and a listed light is at most about `2 tau` away from it (the f64
-    /// rounding of the distance is a few units of `2^-53` of the same scale). The method:
-    /// `docs/algorithms.md`, "Light assignment to froxels". The backend does not matter (scalar
-    /// f64 code).
+    /// With `tau = 2^-40 * (|c_x| + |c_y| + |c_z| + r) * (1 + tan_x + tan_y)`, a light (centre
+    /// `c`, radius `r`) is listed in every froxel it meets in real arithmetic (touching counts;
+    /// behind the eye, beyond `far`, zero radius alike), the froxel itself, not its box; and in
+    /// no froxel farther than `r + 2 tau` from its centre. In between, the result is
+    /// deterministic (the same on every backend and thread count) but unspecified. The method
+    /// (`docs/algorithms.md`, "Light assignment to froxels"): a SIMD pre-cull of all lights
+    /// against the view volume on the grid's backend, then per light, slice and row a run of
+    /// tiles bounded from the ball's extent and narrowed by exact f64 tests at its two ends.
     ///
     /// ```
     /// use bvlanes::cull::ClusterGrid;
