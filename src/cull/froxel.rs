@@ -679,6 +679,70 @@ mod tests {
         }
     }
 
+    /// The SIMD pre-cull on every backend, every length 0..=67 and adversarial lights: the same
+    /// survivors on every tier, and never a light the exact decision lists somewhere.
+    #[test]
+    fn pre_cull_is_a_superset_and_the_same_on_every_backend() {
+        use crate::{Backend, Sphere};
+        use rand_xoshiro::Xoshiro256PlusPlus;
+        use rand_xoshiro::rand_core::{Rng, SeedableRng};
+        let cameras = [
+            Froxels::new(1920, 1080, 0.8, 0.1, 50.0, [16, 9, 24]).unwrap(),
+            Froxels::new(64, 64, 3.0, 1e-3, 1e6, [3, 5, 7]).unwrap(),
+            Froxels::new(8, 2, 0.01, 10.0, 11.0, [1, 1, 1]).unwrap(),
+        ];
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(0x0f00_11ed);
+        let mut unit = move || (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
+        let mut scratch = Scratch::default();
+        for (ci, f) in cameras.iter().enumerate() {
+            for len in 0..=67usize {
+                let lights: Vec<Sphere> = (0..len)
+                    .map(|i| {
+                        let scale = [1e-3, 1.0, 60.0, 1e5, 3e38][i % 5];
+                        let mut c = [0; 3].map(|_| ((unit() * 2.0 - 1.0) * scale) as f32);
+                        let r = match i % 7 {
+                            0 => 0.0,
+                            1 => (unit() * 1e-6) as f32,
+                            _ => (unit() * scale * 0.3) as f32,
+                        };
+                        match i % 11 {
+                            // On a side plane of the volume (x = s d), and on the near plane.
+                            0 => {
+                                let x = f.sx[0] * f64::from(-c[2]);
+                                c[0] = x.clamp(-f64::from(f32::MAX), f64::from(f32::MAX)) as f32;
+                            }
+                            1 => c[2] = -(f.depth[0] as f32),
+                            2 => c = [-0.0, 0.0, -0.0],
+                            _ => {}
+                        }
+                        Sphere::new(c, r.min(Sphere::MAX_RADIUS))
+                    })
+                    .collect();
+                let lights = Spheres::from_slice(&lights).unwrap();
+                let scalar = f.pre_cull(&lights, Backend::Scalar);
+                for &b in Backend::available() {
+                    assert_eq!(
+                        f.pre_cull(&lights, b),
+                        scalar,
+                        "camera {ci}, len {len}, {b:?}"
+                    );
+                }
+                for (l, light) in lights.iter().enumerate() {
+                    let mut listed = false;
+                    f.for_each_hit(light.center, light.radius, &mut scratch, |_, _| {
+                        listed = true
+                    });
+                    if listed {
+                        assert!(
+                            scalar.binary_search(&(l as u32)).is_ok(),
+                            "camera {ci}, len {len}: light {l} {light:?} listed but pre-culled"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
     #[test]
     fn distance_to_a_cell() {
         let c = Cell {
