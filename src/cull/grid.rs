@@ -2,6 +2,7 @@
 
 use super::froxel::{FIRST_SLICE_DEPTH, Froxels, Scratch};
 use super::output::{LightLists, LightMasks};
+use crate::soa::Chunk;
 use crate::{Aabb, Aabbs, Backend, BvError, Spheres};
 
 /// How a uniform or froxel grid numbers its cells.
@@ -325,25 +326,44 @@ impl ClusterGrid {
         lights: &Spheres,
         finish: impl Fn(Vec<(u32, u32)>) -> T + Sync + Send,
     ) -> Vec<T> {
-        // Froxel grids first drop the lights outside the view volume, in SIMD.
-        let survivors = match &self.kind {
-            Kind::Froxels(f) => Some(f.pre_cull(lights, self.backend)),
-            _ => None,
-        };
-        let n = survivors.as_ref().map_or(lights.len(), Vec::len);
-        let light = |k: usize| survivors.as_ref().map_or(k, |s| s[k] as usize);
+        let n = lights.len();
         let tasks = match self.threads {
             1 => 1,
             t => (t * TASKS_PER_THREAD).min(n / MIN_LIGHTS_PER_TASK).max(1),
         };
+        // Tasks take whole chunks of 16 lights (the SIMD pre-cull of froxel grids runs on them).
+        let chunks = n.div_ceil(Chunk::LANES);
         let ranges: Vec<core::ops::Range<usize>> = (0..tasks)
-            .map(|t| n * t / tasks..n * (t + 1) / tasks)
+            .map(|t| chunks * t / tasks..chunks * (t + 1) / tasks)
             .collect();
         let task = |range: &core::ops::Range<usize>| {
             let mut pairs = Vec::new();
-            self.for_each_hit(lights, range.clone().map(light), |c, n, l| {
-                pairs.extend((0..n).map(|m| (c.start + m * c.step, l)));
-            });
+            let mut push = |c: Cells, k: u32, l: u32| {
+                pairs.extend((0..k).map(|m| (c.start + m * c.step, l)));
+            };
+            if let Kind::Froxels(f) = &self.kind {
+                let d = f.dims;
+                // Runs go along x.
+                let step = match self.order {
+                    CellOrder::ZFastest => d[1] * d[2],
+                    CellOrder::XFastest => 1,
+                };
+                let mut scratch = Scratch::default();
+                f.assign_chunks(
+                    lights,
+                    range.clone(),
+                    self.backend,
+                    &mut scratch,
+                    |[x, y, z], k, l| {
+                        let start = self.index(d, x, y, z);
+                        push(Cells { start, step }, k, l);
+                    },
+                );
+            } else {
+                let lanes = Chunk::LANES;
+                let which = range.start * lanes..(range.end * lanes).min(n);
+                self.for_each_hit(lights, which, &mut push);
+            }
             finish(pairs)
         };
         if tasks == 1 {
@@ -353,7 +373,8 @@ impl ClusterGrid {
     }
 
     /// Calls `hit(cells, n, light)` for every light of `which` (ascending) and every run of `n`
-    /// cells it meets: cells `cells.start + m * cells.step` for `m < n`.
+    /// cells it meets: cells `cells.start + m * cells.step` for `m < n` (uniform and
+    /// `from_cells` grids).
     fn for_each_hit(
         &self,
         lights: &Spheres,
@@ -376,21 +397,7 @@ impl ClusterGrid {
                     }
                 }
             }
-            Kind::Froxels(f) => {
-                let mut scratch = Scratch::default();
-                let d = f.dims;
-                // Runs go along x.
-                let step = match self.order {
-                    CellOrder::ZFastest => d[1] * d[2],
-                    CellOrder::XFastest => 1,
-                };
-                for (l, light) in lights {
-                    f.for_each_hit(light.center, light.radius, &mut scratch, |[x, y, z], n| {
-                        let start = self.index(d, x, y, z);
-                        hit(Cells { start, step }, n, l as u32);
-                    });
-                }
-            }
+            Kind::Froxels(_) => unreachable!("froxel grids assign through Froxels::assign_chunks"),
             Kind::Uniform { dims, bounds } => {
                 let mut e2: [Vec<f32>; 3] = Default::default();
                 for (l, light) in lights {

@@ -122,6 +122,20 @@ impl<'a, const K: usize> Cols<'a, K> {
     pub(crate) fn len(&self) -> usize {
         self.len
     }
+
+    /// The columns of chunks `chunks` only (primitive `chunks.start * 16` becomes primitive 0;
+    /// the last chunk keeps its padding).
+    pub(crate) fn chunks(&self, chunks: core::ops::Range<usize>) -> Self {
+        let lanes = crate::soa::Chunk::LANES;
+        let len = self
+            .len
+            .min(chunks.end * lanes)
+            .saturating_sub(chunks.start * lanes);
+        Cols {
+            cols: self.cols.map(|c| &c[chunks.clone()]),
+            len,
+        }
+    }
 }
 
 // Kernels avoid closures and `array::map` on lane values: they do not reliably inline into the
