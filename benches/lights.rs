@@ -13,6 +13,11 @@
 //! cargo bench --bench lights -- many_lights --quick
 //! ```
 //!
+//! Rayon's global pool is built once at startup with worker `i` pinned to core `i`
+//! (`common::pin`): on the project's VM a woken worker otherwise starts on the busy CPU and
+//! runs in parallel only milliseconds later, about the length of one assignment. If pinning is
+//! unavailable, rayon's default pool is used; stderr says which.
+//!
 //! For the interleaved side-by-side table with pair counts and checks, run
 //! `cargo run --release --bin bvlanes-bench -- --table lights`.
 
@@ -20,9 +25,22 @@ mod common;
 
 use common::bevy_clusters::BevyClusters;
 use common::light_scenes::{FroxelScene, INDOOR_LIGHTS, MANY_LIGHTS, indoor, many_lights};
+use common::pin::pin_global_pool;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
+use std::sync::Once;
 use std::time::Duration;
+
+/// Pins rayon's workers once, before any grid reads the pool's size.
+fn pin_once() {
+    static PIN: Once = Once::new();
+    PIN.call_once(|| {
+        eprintln!(
+            "lights bench: rayon workers {}",
+            pin_global_pool().describe()
+        )
+    });
+}
 
 /// One group per scene: bvlanes on 1 and all threads, and the Bevy-style port.
 fn scene(c: &mut Criterion, scene: &FroxelScene) {
@@ -55,11 +73,13 @@ fn scene(c: &mut Criterion, scene: &FroxelScene) {
 
 /// Bevy's `many_lights` scene.
 fn many_lights_scene(c: &mut Criterion) {
+    pin_once();
     scene(c, &many_lights(MANY_LIGHTS));
 }
 
 /// The indoor scene.
 fn indoor_scene(c: &mut Criterion) {
+    pin_once();
     scene(c, &indoor(INDOOR_LIGHTS));
 }
 

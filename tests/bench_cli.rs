@@ -200,6 +200,8 @@ fn lights_table_matches_the_brute_force() {
         "json",
     ]);
     assert!(out.contains("\"id\": \"lights\""), "{out}");
+    // The header says which rayon pool ran (pinned, or why not: pinning may be unavailable).
+    assert!(out.contains("rayon workers: "), "{out}");
     assert!(
         out.contains("checked: assign and assign_masks report exactly the brute force's pairs"),
         "{out}"
@@ -241,6 +243,19 @@ fn lights_table_matches_the_brute_force() {
     ] {
         assert!(out.contains(t), "target {t} missing: {out}");
     }
+}
+
+#[test]
+fn no_pin_runs_on_rayons_default_pool_and_says_so() {
+    let out = run(&[
+        "--table", "lights", "--n", "300", "--quick", "--rounds", "1", "--quiet", "--no-pin",
+    ]);
+    assert!(
+        out.contains("* rayon workers: not pinned (`--no-pin`: rayon's default pool)"),
+        "{out}"
+    );
+    assert!(out.contains("| many_lights"), "{out}");
+    assert!(!out.contains("MISMATCH"), "{out}");
 }
 
 #[test]

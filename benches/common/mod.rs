@@ -3,9 +3,9 @@
 //! baselines (Arvo's branchy scalar sphere-box test over an array of structs, and a plain SIMD sum
 //! over the same bytes).
 //!
-//! The `lights` benchmark and the binary's `lights` table share the two submodules: the froxel
-//! scenes of issue 5 ([`light_scenes`]) and the Bevy-style light clustering port
-//! ([`bevy_clusters`]).
+//! The `lights` benchmark and the binary's `lights` table share the three submodules: the froxel
+//! scenes of issue 5 ([`light_scenes`]), the Bevy-style light clustering port
+//! ([`bevy_clusters`]), and the pinning of rayon's workers to cores for the timings ([`pin`]).
 //!
 //! # Data
 //!
@@ -30,6 +30,7 @@
 
 pub mod bevy_clusters;
 pub mod light_scenes;
+pub mod pin;
 
 use bvlanes::{
     Aabb, Aabbs, Backend, Container, DownTet, Frustum, Obb, Obbs, Octahedra, Octahedron, Pinned,

@@ -21,6 +21,12 @@
 //!
 //! Method: every variant of a table is sampled once per round, rounds are interleaved and
 //! repeated; figures are medians, ratios are medians of per-round ratios (the machine is shared).
+//!
+//! Threads: before any table runs, rayon's global pool is built with one worker per core, worker
+//! `i` pinned to core `i` (`--no-pin`: rayon's default pool). On the project's VM a woken worker
+//! otherwise starts on the waker's busy CPU and runs in parallel only milliseconds later, so the
+//! 1-3 ms light assignment frames measured about 1.0x on all threads. The report header says
+//! which pool ran, and falls back to the default pool if pinning is unavailable.
 
 #[path = "../../../benches/common/mod.rs"]
 mod common;
@@ -36,6 +42,7 @@ mod sampler;
 mod svg;
 
 use bvlanes::Backend;
+use common::pin::{Pinning, pin_global_pool};
 use machine::Progress;
 use report::{Table, Target, json_string, targets_table};
 use std::path::PathBuf;
@@ -97,6 +104,8 @@ usage: bvlanes-bench [options]
   --rounds R       interleaved rounds per measurement (default 5)
   --quick          3 rounds with short samples (a smoke run; figures are rough)
   --quiet          no progress lines on stderr
+  --no-pin         rayon's default worker pool; by default worker i is pinned to core i (a woken
+                   worker otherwise starts on the busy CPU for milliseconds on some machines)
   -h, --help       this text
 ";
 
@@ -111,6 +120,8 @@ struct Args {
     rounds: usize,
     quick: bool,
     quiet: bool,
+    /// `--no-pin`: do not pin rayon's workers to cores.
+    no_pin: bool,
 }
 
 fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Option<Args>, String> {
@@ -123,6 +134,7 @@ fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Option<Args>, Stri
         rounds: 5,
         quick: false,
         quiet: false,
+        no_pin: false,
     };
     let mut rounds = None;
     let (mut tables, mut backends): (Vec<&'static str>, Vec<Backend>) = (Vec::new(), Vec::new());
@@ -190,6 +202,7 @@ fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Option<Args>, Stri
             }
             "--quick" => a.quick = true,
             "--quiet" => a.quiet = true,
+            "--no-pin" => a.no_pin = true,
             // `cargo bench` style harness flags are not ours.
             other => return Err(format!("unknown argument `{other}`")),
         }
@@ -232,7 +245,19 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     }
+    // Before anything touches rayon's global pool (a `ClusterGrid` reads its size).
+    let pinning = if args.no_pin {
+        Pinning::Unpinned("`--no-pin`: rayon's default pool".to_owned())
+    } else {
+        pin_global_pool()
+    };
     let progress = Progress::new(args.quiet);
+    if !args.no_pin && !matches!(pinning, Pinning::Pinned(_)) {
+        eprintln!(
+            "bvlanes-bench: rayon workers {}; the timings use rayon's default pool",
+            pinning.describe()
+        );
+    }
     let ctx = Ctx {
         backends: args.backends.clone(),
         rounds: args.rounds,
@@ -240,7 +265,7 @@ fn main() -> ExitCode {
         n: args.n,
         progress: &progress,
     };
-    let header = header(&args);
+    let header = header(&args, &pinning);
     if args.format == Format::Markdown {
         print!("{header}");
     }
@@ -329,7 +354,7 @@ fn main() -> ExitCode {
 }
 
 /// The run's header: date, machine, backends, method.
-fn header(a: &Args) -> String {
+fn header(a: &Args, pinning: &Pinning) -> String {
     let avail: Vec<String> = Backend::available().iter().map(|b| b.to_string()).collect();
     let timed: Vec<String> = a.backends.iter().map(|b| b.to_string()).collect();
     format!(
@@ -337,6 +362,8 @@ fn header(a: &Args) -> String {
          * date: {}\n\
          * CPU: {} ({} logical CPUs); load average at the start (1/5/15 min): {}\n\
          * backends available: {} (detected: {}); timed: {}\n\
+         * rayon workers: {}; pinned by default because a woken worker otherwise starts on the \
+           waker's busy CPU here and runs in parallel only milliseconds later\n\
          * method: {} interleaved rounds per measurement, every variant sampled once per round; figures are medians over \
            rounds, ratios medians of per-round ratios; branchy baselines cycle through several data sets\n",
         if a.quick { " (--quick)" } else { "" },
@@ -347,6 +374,7 @@ fn header(a: &Args) -> String {
         avail.join(", "),
         Backend::detect(),
         timed.join(", "),
+        pinning.describe(),
         a.rounds
     )
 }
@@ -383,6 +411,8 @@ mod tests {
         assert!(parse("--n").unwrap_err().contains("needs a value"));
         assert!(parse("--rounds 0").is_err());
         assert!(parse("--bench").is_err());
+        assert!(!parse("").unwrap().unwrap().no_pin);
+        assert!(parse("--no-pin --quick").unwrap().unwrap().no_pin);
         let a = parse("--backend scalar").unwrap().unwrap();
         assert_eq!(a.backends, [Backend::Scalar]);
     }
