@@ -36,8 +36,11 @@
 //! # Ok::<(), bvlanes::BvError>(())
 //! ```
 
+mod persistent;
 mod sorted;
 mod sweep;
+
+pub use persistent::SweepAndPrune;
 
 use crate::kernel::run_batch;
 use crate::{Aabbs, Backend, BvError};
@@ -173,6 +176,11 @@ impl Sweep {
         for p in self.complete_tasks(&set, tasks) {
             part(p);
         }
+    }
+
+    /// The complete sweep of prepared sorted boxes, tasks joined.
+    fn sweep_sorted(&self, set: &SortedBoxes) -> Vec<(u32, u32)> {
+        self.complete_tasks(set, self.tasks(set.len)).concat()
     }
 
     /// Sweeps `tasks` consecutive stretches of `set` (in parallel with `rayon`).

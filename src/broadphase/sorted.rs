@@ -22,11 +22,20 @@ pub(super) struct SortedBoxes {
 impl SortedBoxes {
     /// Sorts `boxes` by min x (ties by index: the radix sort is stable) and copies them.
     pub(super) fn new(boxes: &Aabbs) -> SortedBoxes {
+        let view = boxes.view();
+        let keys: Vec<u32> = (0..boxes.len())
+            .map(|i| order_key(view.lane(MIN_X, i)))
+            .collect();
+        SortedBoxes::from_order(boxes, radix_sort(&keys))
+    }
+
+    /// Copies `boxes` in the order `perm` (a permutation of their indices, ascending by
+    /// (min x, index)).
+    pub(super) fn from_order(boxes: &Aabbs, perm: Vec<u32>) -> SortedBoxes {
         let len = boxes.len();
+        debug_assert_eq!(perm.len(), len);
         let view = boxes.view();
         let at = |k: usize, i: usize| view.lane(k, i);
-        let keys: Vec<u32> = (0..len).map(|i| order_key(at(MIN_X, i))).collect();
-        let perm = radix_sort(&keys);
         let chunks = len.div_ceil(Chunk::LANES);
         let cols: [Vec<Chunk>; 6] = core::array::from_fn(|k| {
             let pad = if k == MIN_X { f32::INFINITY } else { 0.0 };

@@ -81,6 +81,69 @@ fn scan_into<V: Lanes>(
     (n, None)
 }
 
+/// Calls `hit(t)` for every box at sorted position `t` in `range` that overlaps `q` (closed, on
+/// all three axes; the caller picks a range holding every box that can), ascending, a buffer at a
+/// time as [`scan`].
+#[inline(always)]
+pub(super) fn window_scan<V: Lanes>(
+    set: &SortedBoxes,
+    q: [f32; 6],
+    range: Range<usize>,
+    mut hit: impl FnMut(usize),
+) {
+    let mut buf = [0u32; HITS];
+    let mut from = range.start;
+    while from < range.end {
+        let (n, next) = window_into::<V>(set, q, from..range.end, &mut buf);
+        for &t in &buf[..n] {
+            hit(t as usize);
+        }
+        from = next;
+    }
+}
+
+/// Writes into `buf` the positions in `range` of the boxes overlapping `q`, ascending, until
+/// `buf` may not hold another block; returns their count and the position reached.
+#[inline(always)]
+fn window_into<V: Lanes>(
+    set: &SortedBoxes,
+    q: [f32; 6],
+    range: Range<usize>,
+    buf: &mut [u32; HITS],
+) -> (usize, usize) {
+    let per_chunk = Chunk::LANES / V::N;
+    let all = all_lanes::<V>();
+    let (min_x, min_y, min_z) = (V::splat(q[0]), V::splat(q[1]), V::splat(q[2]));
+    let (max_x, max_y, max_z) = (V::splat(q[3]), V::splat(q[4]), V::splat(q[5]));
+    let [c0, c1, c2, c3, c4, c5] = &set.cols;
+    let (c0, c1, c2, c3, c4, c5) = (&c0[..], &c1[..], &c2[..], &c3[..], &c4[..], &c5[..]);
+    let mut b = range.start / V::N;
+    let mut lanes = (all << (range.start % V::N)) & all;
+    let end_block = range.end.div_ceil(V::N);
+    let mut n = 0;
+    while b < end_block {
+        if n + V::N > HITS {
+            return (n, b * V::N + lanes.trailing_zeros() as usize);
+        }
+        if (b + 1) * V::N > range.end {
+            lanes &= all >> ((b + 1) * V::N - range.end);
+        }
+        let (c, j) = (b / per_chunk, b % per_chunk);
+        let x_in = V::and(V::load(&c0[c], j).le(max_x), min_x.le(V::load(&c3[c], j)));
+        let y_in = V::and(V::load(&c1[c], j).le(max_y), min_y.le(V::load(&c4[c], j)));
+        let z_in = V::and(V::load(&c2[c], j).le(max_z), min_z.le(V::load(&c5[c], j)));
+        let mut bits = V::bits(V::and(V::and(x_in, y_in), z_in)) & lanes;
+        while bits != 0 {
+            buf[n] = (b * V::N) as u32 + bits.trailing_zeros();
+            n += 1;
+            bits &= bits - 1;
+        }
+        lanes = all;
+        b += 1;
+    }
+    (n, range.end)
+}
+
 /// The complete sweep over the sorted positions `range` of one set: every overlapping pair whose
 /// first box (in sorted order) lies in `range`, as `(smaller index, larger index)`, in sweep
 /// order.
