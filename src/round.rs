@@ -220,6 +220,13 @@ pub(crate) fn sum_up(values: &[f32]) -> f32 {
     sum_directed(values, true)
 }
 
+/// The largest f32 `<= x` (`-inf` below `-f32::MAX`), for `x` not NaN.
+#[must_use]
+pub(crate) fn f32_at_most(x: f64) -> f32 {
+    let f = x as f32;
+    if f64::from(f) > x { f.next_down() } else { f }
+}
+
 /// The smallest f32 `>= x` (`+inf` above `f32::MAX`), for `x >= 0` (not NaN).
 #[must_use]
 pub(crate) fn f32_at_least(x: f64) -> f32 {

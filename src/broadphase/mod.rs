@@ -43,9 +43,40 @@ mod sweep;
 pub use persistent::SweepAndPrune;
 
 use crate::kernel::run_batch;
-use crate::{Aabbs, Backend, BvError};
+use crate::{Aabbs, Backend, BvError, Spheres};
 use sorted::SortedBoxes;
 use sweep::{Bipartite, Complete, merged_splits};
+
+/// What the broadphase sweeps: [`Aabbs`] (closed boxes: touching counts) and [`Spheres`] (the
+/// crate's exact sphere-sphere test, `|c_a - c_b|^2 <= (r_a + r_b)^2` in f32, the test of
+/// `Spheres::hits(&sphere)`). Spheres are swept on their x extents widened to cover that test's
+/// rounding, so the pairs are exactly those the test accepts. Sealed.
+pub trait Sweepable: sealed::Sealed {}
+
+impl Sweepable for Aabbs {}
+impl Sweepable for Spheres {}
+
+mod sealed {
+    use super::sorted::SortedBoxes;
+
+    /// Seals [`Sweepable`](super::Sweepable): how a set is sorted for the sweep.
+    pub trait Sealed {
+        /// The set sorted by the min x of its sweep rows.
+        fn sorted(&self) -> SortedBoxes;
+    }
+
+    impl Sealed for crate::Aabbs {
+        fn sorted(&self) -> SortedBoxes {
+            SortedBoxes::new(self)
+        }
+    }
+
+    impl Sealed for crate::Spheres {
+        fn sorted(&self) -> SortedBoxes {
+            SortedBoxes::spheres(self)
+        }
+    }
+}
 
 /// A sweep configuration: the backend its inner loops run on and the number of threads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -115,7 +146,7 @@ impl Sweep {
     /// Every overlapping pair `(i, j)`, `i < j`, of `boxes`, once, in sweep order (see the
     /// [module docs](self)).
     #[must_use]
-    pub fn complete_pairs(&self, boxes: &Aabbs) -> Vec<(u32, u32)> {
+    pub fn complete_pairs<C: Sweepable>(&self, boxes: &C) -> Vec<(u32, u32)> {
         let mut out = Vec::new();
         self.complete_parts(boxes, |part| out.extend(part));
         out
@@ -123,8 +154,8 @@ impl Sweep {
 
     /// Calls `f(i, j)` for every overlapping pair, as [`complete_pairs`](Self::complete_pairs)
     /// lists them (same pairs, same order).
-    pub fn for_each_complete_pair(&self, boxes: &Aabbs, mut f: impl FnMut(u32, u32)) {
-        let set = SortedBoxes::new(boxes);
+    pub fn for_each_complete_pair<C: Sweepable>(&self, boxes: &C, mut f: impl FnMut(u32, u32)) {
+        let set = boxes.sorted();
         let tasks = self.tasks(set.len);
         if tasks == 1 {
             let mut batch = Complete {
@@ -145,7 +176,7 @@ impl Sweep {
     /// Every overlapping pair `(i, j)` of box `i` of `a` and box `j` of `b`, once, in sweep
     /// order (see the [module docs](self)).
     #[must_use]
-    pub fn bipartite_pairs(&self, a: &Aabbs, b: &Aabbs) -> Vec<(u32, u32)> {
+    pub fn bipartite_pairs<C: Sweepable>(&self, a: &C, b: &C) -> Vec<(u32, u32)> {
         let mut out = Vec::new();
         self.for_each_bipartite_part(a, b, |part| out.extend(part));
         out
@@ -153,7 +184,7 @@ impl Sweep {
 
     /// Calls `f(i, j)` for every overlapping pair, as [`bipartite_pairs`](Self::bipartite_pairs)
     /// lists them (same pairs, same order).
-    pub fn for_each_bipartite_pair(&self, a: &Aabbs, b: &Aabbs, mut f: impl FnMut(u32, u32)) {
+    pub fn for_each_bipartite_pair<C: Sweepable>(&self, a: &C, b: &C, mut f: impl FnMut(u32, u32)) {
         self.for_each_bipartite_part(a, b, |part| {
             for (i, j) in part {
                 f(i, j);
@@ -170,8 +201,8 @@ impl Sweep {
     }
 
     /// The complete sweep's pairs, task by task in order.
-    fn complete_parts(&self, boxes: &Aabbs, mut part: impl FnMut(Vec<(u32, u32)>)) {
-        let set = SortedBoxes::new(boxes);
+    fn complete_parts<C: Sweepable>(&self, boxes: &C, mut part: impl FnMut(Vec<(u32, u32)>)) {
+        let set = boxes.sorted();
         let tasks = self.tasks(set.len);
         for p in self.complete_tasks(&set, tasks) {
             part(p);
@@ -201,8 +232,13 @@ impl Sweep {
     }
 
     /// The bipartite sweep's pairs, task by task in order.
-    fn for_each_bipartite_part(&self, a: &Aabbs, b: &Aabbs, mut part: impl FnMut(Vec<(u32, u32)>)) {
-        let (a, b) = (SortedBoxes::new(a), SortedBoxes::new(b));
+    fn for_each_bipartite_part<C: Sweepable>(
+        &self,
+        a: &C,
+        b: &C,
+        mut part: impl FnMut(Vec<(u32, u32)>),
+    ) {
+        let (a, b) = (a.sorted(), b.sorted());
         let tasks = self.tasks(a.len + b.len);
         let stretches = merged_splits(&a, &b, tasks);
         let parts = run_tasks(&stretches, |(a_range, b_range)| {
@@ -223,15 +259,16 @@ impl Sweep {
     }
 }
 
-/// Every overlapping pair `(i, j)`, `i < j`, of `boxes`: [`Sweep::new`]`.complete_pairs(boxes)`.
+/// Every overlapping pair `(i, j)`, `i < j`, of `boxes` (or spheres):
+/// [`Sweep::new`]`.complete_pairs(boxes)`.
 #[must_use]
-pub fn complete_pairs(boxes: &Aabbs) -> Vec<(u32, u32)> {
+pub fn complete_pairs<C: Sweepable>(boxes: &C) -> Vec<(u32, u32)> {
     Sweep::new().complete_pairs(boxes)
 }
 
 /// Every overlapping pair `(i in a, j in b)`: [`Sweep::new`]`.bipartite_pairs(a, b)`.
 #[must_use]
-pub fn bipartite_pairs(a: &Aabbs, b: &Aabbs) -> Vec<(u32, u32)> {
+pub fn bipartite_pairs<C: Sweepable>(a: &C, b: &C) -> Vec<(u32, u32)> {
     Sweep::new().bipartite_pairs(a, b)
 }
 
@@ -317,6 +354,85 @@ mod tests {
                         .collect();
                     bw.sort_unstable();
                     assert_eq!(bi, bw, "bipartite n {n} {b:?} threads {threads}");
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod sphere_tests {
+    use super::*;
+    use crate::Sphere;
+
+    /// The crate's own sphere-sphere query, pair by pair.
+    fn brute(spheres: &Spheres) -> Vec<(u32, u32)> {
+        let mut out = Vec::new();
+        for (i, s) in spheres.iter().enumerate() {
+            for j in spheres.hits(&s) {
+                if j as usize > i {
+                    out.push((i as u32, j));
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn sphere_pairs_are_exactly_the_sphere_tests() {
+        let mut x = 0x51ed_270bu32;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            x
+        };
+        for scale in [1.0f32, 1e-30, 1e30, 5e36] {
+            // At 1e-30 every square underflows and every pair overlaps: keep that case small.
+            let big = if scale < 1e-20 {
+                300
+            } else if cfg!(debug_assertions) {
+                900
+            } else {
+                2500
+            };
+            for n in [0usize, 1, 2, 17, 67, 300, big] {
+                // Integer centres and radii: many spheres touch exactly (3-4-5 triangles,
+                // neighbours at the sum of radii).
+                let spheres: Vec<Sphere> = (0..n)
+                    .map(|i| {
+                        let c = [0; 3].map(|_| ((next() % 64) as f32 - 32.0) * scale);
+                        let r = if i % 5 == 0 {
+                            0.0
+                        } else {
+                            (next() % 6) as f32 * scale
+                        };
+                        let r = r.min(Sphere::MAX_RADIUS);
+                        Sphere::new(c, r)
+                    })
+                    .collect();
+                let set = Spheres::from_slice(&spheres).unwrap();
+                let mut want = brute(&set);
+                want.sort_unstable();
+                let first = Sweep::new().with_threads(1).complete_pairs(&set);
+                for &b in Backend::available() {
+                    for threads in [1, 3] {
+                        let s = Sweep::new().with_backend(b).unwrap().with_threads(threads);
+                        let got = s.complete_pairs(&set);
+                        assert_eq!(got, first, "scale {scale} n {n} {b:?} {threads}");
+                        let mut sorted = got;
+                        sorted.sort_unstable();
+                        assert_eq!(sorted, want, "scale {scale} n {n} {b:?} {threads}");
+                        let mut bi = s.bipartite_pairs(&set, &set);
+                        bi.sort_unstable();
+                        let mut bw: Vec<(u32, u32)> = want
+                            .iter()
+                            .flat_map(|&(i, j)| [(i, j), (j, i)])
+                            .chain((0..n as u32).map(|i| (i, i)))
+                            .collect();
+                        bw.sort_unstable();
+                        assert_eq!(bi, bw, "bipartite scale {scale} n {n} {b:?} {threads}");
+                    }
                 }
             }
         }

@@ -2,7 +2,7 @@
 //! that moved.
 
 use super::Sweep;
-use super::sorted::{MIN_X, SortedBoxes, order_key, radix_sort};
+use super::sorted::{MIN_X, Shape, SortedBoxes, box_rows, order_key, radix_sort};
 use super::sweep::window_scan;
 use crate::Aabbs;
 use crate::kernel::{Batch, run_batch};
@@ -61,10 +61,7 @@ impl SweepAndPrune {
 
     /// This frame's pairs (see the [type docs](Self)).
     pub fn update(&mut self, boxes: &Aabbs) -> &[(u32, u32)] {
-        let view = boxes.view();
-        let rows: Vec<[f32; 6]> = (0..boxes.len())
-            .map(|i| core::array::from_fn(|k| view.lane(k, i)))
-            .collect();
+        let rows = box_rows(boxes);
         let moved: Vec<u32> = if rows.len() == self.rows.len() {
             (0..rows.len() as u32)
                 .filter(|&i| rows[i as usize] != self.rows[i as usize])
@@ -82,7 +79,7 @@ impl SweepAndPrune {
                 repair_order(core::mem::take(&mut self.order), keys).unwrap_or_else(|| {
                     radix_sort(&(0..rows.len() as u32).map(keys).collect::<Vec<_>>())
                 });
-            let set = SortedBoxes::from_order(boxes, self.order.clone());
+            let set = SortedBoxes::from_order(Shape::Boxes, &rows, self.order.clone());
             let fresh = self.moved_pairs(&set, &rows, &moved);
             let mut is_moved = vec![false; rows.len()];
             for &m in &moved {

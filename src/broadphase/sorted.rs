@@ -1,14 +1,28 @@
 //! Boxes sorted by min x, in SoA chunks, for the sweep: the radix sort on the float bits and the
 //! copy into sorted order.
 
-use crate::Aabbs;
+use crate::round::{f32_at_least, f32_at_most};
 use crate::soa::Chunk;
+use crate::{Aabbs, Spheres};
 
 /// Column order of [`SortedBoxes::cols`]: min x, y, z, max x, y, z (as `Aabbs`).
 pub(super) const MIN_X: usize = 0;
 
-/// A set of boxes in ascending (min x, index) order.
-pub(super) struct SortedBoxes {
+/// What the six columns of a [`SortedBoxes`] hold.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Shape {
+    /// Boxes: min x, y, z, max x, y, z.
+    Boxes,
+    /// Spheres: min x, centre x, centre y, max x, centre z, radius, where min x and max x bound
+    /// the sphere's x extent widened to cover the rounding of the exact f32 test (see
+    /// [`sphere_row`]).
+    Spheres,
+}
+
+/// A set of boxes (or spheres) in ascending (min x, index) order.
+pub struct SortedBoxes {
+    /// What the columns hold.
+    pub(super) shape: Shape,
     /// `perm[s]` is the original index of the box at sorted position `s`.
     pub(super) perm: Vec<u32>,
     /// Six columns in sorted order, `len.div_ceil(16)` chunks each; padding lanes hold `+inf` in
@@ -22,30 +36,44 @@ pub(super) struct SortedBoxes {
 impl SortedBoxes {
     /// Sorts `boxes` by min x (ties by index: the radix sort is stable) and copies them.
     pub(super) fn new(boxes: &Aabbs) -> SortedBoxes {
-        let view = boxes.view();
-        let keys: Vec<u32> = (0..boxes.len())
-            .map(|i| order_key(view.lane(MIN_X, i)))
-            .collect();
-        SortedBoxes::from_order(boxes, radix_sort(&keys))
+        SortedBoxes::sort(Shape::Boxes, box_rows(boxes))
     }
 
-    /// Copies `boxes` in the order `perm` (a permutation of their indices, ascending by
+    /// Sorts spheres by the min x of their widened extent and copies them.
+    pub(super) fn spheres(spheres: &Spheres) -> SortedBoxes {
+        let view = spheres.view();
+        let rows = (0..spheres.len())
+            .map(|i| sphere_row([0, 1, 2, 3].map(|k| view.lane(k, i))))
+            .collect();
+        SortedBoxes::sort(Shape::Spheres, rows)
+    }
+
+    /// Sorts `rows` (column 0: min x) by min x and copies them.
+    fn sort(shape: Shape, rows: Vec<[f32; 6]>) -> SortedBoxes {
+        let keys: Vec<u32> = rows.iter().map(|r| order_key(r[MIN_X])).collect();
+        SortedBoxes::from_order(shape, &rows, radix_sort(&keys))
+    }
+
+    /// Copies `rows` in the order `perm` (a permutation of their indices, ascending by
     /// (min x, index)).
-    pub(super) fn from_order(boxes: &Aabbs, perm: Vec<u32>) -> SortedBoxes {
-        let len = boxes.len();
+    pub(super) fn from_order(shape: Shape, rows: &[[f32; 6]], perm: Vec<u32>) -> SortedBoxes {
+        let len = rows.len();
         debug_assert_eq!(perm.len(), len);
-        let view = boxes.view();
-        let at = |k: usize, i: usize| view.lane(k, i);
         let chunks = len.div_ceil(Chunk::LANES);
         let cols: [Vec<Chunk>; 6] = core::array::from_fn(|k| {
             let pad = if k == MIN_X { f32::INFINITY } else { 0.0 };
             let mut col = vec![Chunk([pad; Chunk::LANES]); chunks];
             for (s, &i) in perm.iter().enumerate() {
-                col[s / Chunk::LANES].0[s % Chunk::LANES] = at(k, i as usize);
+                col[s / Chunk::LANES].0[s % Chunk::LANES] = rows[i as usize][k];
             }
             col
         });
-        SortedBoxes { perm, cols, len }
+        SortedBoxes {
+            shape,
+            perm,
+            cols,
+            len,
+        }
     }
 
     /// Column `k` of the box at sorted position `s < len`.
@@ -62,13 +90,43 @@ impl SortedBoxes {
     }
 }
 
+/// The rows of `boxes`: min x, y, z, max x, y, z.
+pub(super) fn box_rows(boxes: &Aabbs) -> Vec<[f32; 6]> {
+    let view = boxes.view();
+    (0..boxes.len())
+        .map(|i| core::array::from_fn(|k| view.lane(k, i)))
+        .collect()
+}
+
+/// The sweep row of sphere `(x, y, z, r)`: `[min x, x, y, max x, z, r]`, where `[min x, max x]`
+/// is `x -+ (r + w)` with `w = 2^-20 (|x| + r) + 2^-70`, evaluated in f64 and rounded outwards.
+/// The exact test (`(dx^2 + dy^2) + dz^2 <= (r_a + r_b)^2` in f32, the crate's sphere-sphere test)
+/// may accept spheres a few f32 ulps of `|x_a| + |x_b| + r_a + r_b` farther apart than touching,
+/// and, where the squares underflow, up to about `2^-73.5` apart whatever their radii (three
+/// squares each flushed by up to `2^-150`); the widening `w` covers both by far, so every pair the
+/// exact test accepts has overlapping x intervals and is reached by the sweep.
+pub(super) fn sphere_row([x, y, z, r]: [f32; 4]) -> [f32; 6] {
+    let (xf, rf) = (f64::from(x), f64::from(r));
+    let reach = rf + (xf.abs() + rf) * (1.0 / 1_048_576.0) + SPHERE_FLOOR;
+    [
+        f32_at_most(xf - reach),
+        x,
+        y,
+        f32_at_least(xf + reach),
+        z,
+        r,
+    ]
+}
+
+/// `2^-70`: the absolute part of the spheres' widening (see [`sphere_row`]).
+const SPHERE_FLOOR: f64 = 1.0 / (1u128 << 70) as f64;
+
 /// A `u32` whose unsigned order is the float order of `v` (finite or infinite, not NaN): flip
-/// every bit of a negative value, only the sign bit of a positive one. `-0.0` sorts just before
-/// `+0.0`; the sweep compares floats, where they are equal, and only needs the keys' order to
-/// refine the float order.
+/// every bit of a negative value, only the sign bit of a positive one; `-0.0` takes the key of
+/// `+0.0`, as the two are equal floats (so ties between them go by index like any other).
 #[inline]
 pub(super) fn order_key(v: f32) -> u32 {
-    let b = v.to_bits();
+    let b = if v == 0.0 { 0 } else { v.to_bits() };
     if b >> 31 == 1 { !b } else { b | 0x8000_0000 }
 }
 
@@ -122,7 +180,6 @@ mod tests {
             -1.5,
             -f32::MIN_POSITIVE,
             -1e-45,
-            -0.0,
             0.0,
             1e-45,
             1.0,
@@ -132,6 +189,7 @@ mod tests {
         for w in v.windows(2) {
             assert!(order_key(w[0]) < order_key(w[1]), "{w:?}");
         }
+        assert_eq!(order_key(-0.0), order_key(0.0));
     }
 
     #[test]

@@ -1,7 +1,8 @@
 //! The sweep, written once over [`Lanes`]: for each box in min-x order, the boxes after it whose
 //! min x is at most its max x, `V::N` of them per instruction, tested on y and z.
 
-use super::sorted::{MIN_X, SortedBoxes};
+use super::sorted::{MIN_X, Shape, SortedBoxes};
+use crate::kernel::spheres_overlap;
 use crate::kernel::{Batch, all_lanes};
 use crate::lanes::Lanes;
 use crate::soa::Chunk;
@@ -10,11 +11,12 @@ use core::ops::Range;
 /// Room for hits in one [`scan_into`] call.
 const HITS: usize = 64;
 
-/// Calls `hit(t)` for every box at sorted position `t >= from` of `set` that overlaps `q` (min x,
-/// y, z, max x, y, z; closed), ascending: [`scan_into`] a buffer at a time, so that the loop over
-/// blocks makes no call (a call would clobber the vector registers holding the query).
+/// Calls `hit(t)` for every box at sorted position `t >= from` of `set` that overlaps `q` (a
+/// row of `set`'s shape; boxes closed, spheres by the crate's exact test), ascending:
+/// [`scan_into`] a buffer at a time, so that the loop over blocks makes no call (a call would
+/// clobber the vector registers holding the query).
 #[inline(always)]
-pub(super) fn scan<V: Lanes>(
+pub(super) fn scan<V: Lanes, const SPHERES: bool>(
     set: &SortedBoxes,
     q: [f32; 6],
     from: usize,
@@ -23,7 +25,7 @@ pub(super) fn scan<V: Lanes>(
     let mut buf = [0u32; HITS];
     let mut from = from;
     loop {
-        let (n, resume) = scan_into::<V>(set, q, from, &mut buf);
+        let (n, resume) = scan_into::<V, SPHERES>(set, q, from, &mut buf);
         for &t in &buf[..n] {
             hit(t as usize);
         }
@@ -41,19 +43,24 @@ pub(super) fn scan<V: Lanes>(
 /// holding a box past `q.max_x` is the last one read (padding lanes hold `+inf` there and stop
 /// the scan too).
 #[inline(always)]
-fn scan_into<V: Lanes>(
+fn scan_into<V: Lanes, const SPHERES: bool>(
     set: &SortedBoxes,
     q: [f32; 6],
     from: usize,
     buf: &mut [u32; HITS],
 ) -> (usize, Option<usize>) {
     let per_chunk = Chunk::LANES / V::N;
-    let blocks = set.len.div_ceil(Chunk::LANES) * per_chunk;
+    let blocks = set.len.div_ceil(V::N);
     let all = all_lanes::<V>();
-    let (max_x, max_y, max_z) = (V::splat(q[3]), V::splat(q[4]), V::splat(q[5]));
-    let (min_y, min_z) = (V::splat(q[1]), V::splat(q[2]));
-    let [c0, c1, c2, _, c4, c5] = &set.cols;
-    let (c0, c1, c2, c4, c5) = (&c0[..], &c1[..], &c2[..], &c4[..], &c5[..]);
+    let max_x = V::splat(q[3]);
+    let (q1, q2, q4, q5) = (
+        V::splat(q[1]),
+        V::splat(q[2]),
+        V::splat(q[4]),
+        V::splat(q[5]),
+    );
+    let [c0, c1, c2, c3, c4, c5] = &set.cols;
+    let (c0, c1, c2, c3, c4, c5) = (&c0[..], &c1[..], &c2[..], &c3[..], &c4[..], &c5[..]);
     let mut b = from / V::N;
     // Lanes before `from` in the first block are not candidates.
     let mut lanes = (all << (from % V::N)) & all;
@@ -62,11 +69,23 @@ fn scan_into<V: Lanes>(
         if n + V::N > HITS {
             return (n, Some(b * V::N + lanes.trailing_zeros() as usize));
         }
+        // Nor are padding lanes (an infinite max x would let them pass the x test).
+        if (b + 1) * V::N > set.len {
+            lanes &= all >> ((b + 1) * V::N - set.len);
+        }
         let (c, j) = (b / per_chunk, b % per_chunk);
         let x_in = V::load(&c0[c], j).le(max_x);
-        let y_in = V::and(V::load(&c1[c], j).le(max_y), min_y.le(V::load(&c4[c], j)));
-        let z_in = V::and(V::load(&c2[c], j).le(max_z), min_z.le(V::load(&c5[c], j)));
-        let mut bits = V::bits(V::and(V::and(x_in, y_in), z_in)) & lanes;
+        let exact = if SPHERES {
+            // Columns: min x, x, y, max x, z, r (see `sorted::sphere_row`).
+            let centre = [V::load(&c1[c], j), V::load(&c2[c], j), V::load(&c4[c], j)];
+            spheres_overlap(centre, V::load(&c5[c], j), [q1, q2, q4], q5)
+        } else {
+            let y_in = V::and(V::load(&c1[c], j).le(q4), q1.le(V::load(&c4[c], j)));
+            let _ = c3;
+            let z_in = V::and(V::load(&c2[c], j).le(q5), q2.le(V::load(&c5[c], j)));
+            V::and(y_in, z_in)
+        };
+        let mut bits = V::bits(V::and(x_in, exact)) & lanes;
         while bits != 0 {
             buf[n] = (b * V::N) as u32 + bits.trailing_zeros();
             n += 1;
@@ -156,11 +175,21 @@ pub(super) struct Complete<'a, F: FnMut(u32, u32)> {
 impl<F: FnMut(u32, u32)> Batch for Complete<'_, F> {
     #[inline(always)]
     fn run<V: Lanes>(&mut self) {
+        match self.set.shape {
+            Shape::Boxes => self.sweep::<V, false>(),
+            Shape::Spheres => self.sweep::<V, true>(),
+        }
+    }
+}
+
+impl<F: FnMut(u32, u32)> Complete<'_, F> {
+    #[inline(always)]
+    fn sweep<V: Lanes, const SPHERES: bool>(&mut self) {
         let set = self.set;
         for s in self.range.clone() {
             let a = set.perm[s];
             let pair = &mut self.pair;
-            scan::<V>(set, set.row(s), s + 1, |t| {
+            scan::<V, SPHERES>(set, set.row(s), s + 1, |t| {
                 let b = set.perm[t];
                 if a < b { pair(a, b) } else { pair(b, a) }
             });
@@ -185,6 +214,16 @@ pub(super) struct Bipartite<'a, F: FnMut(u32, u32)> {
 impl<F: FnMut(u32, u32)> Batch for Bipartite<'_, F> {
     #[inline(always)]
     fn run<V: Lanes>(&mut self) {
+        match self.a.shape {
+            Shape::Boxes => self.sweep::<V, false>(),
+            Shape::Spheres => self.sweep::<V, true>(),
+        }
+    }
+}
+
+impl<F: FnMut(u32, u32)> Bipartite<'_, F> {
+    #[inline(always)]
+    fn sweep<V: Lanes, const SPHERES: bool>(&mut self) {
         let (a, b) = (self.a, self.b);
         let (mut i, mut j) = (self.a_range.start, self.b_range.start);
         let (a_end, b_end) = (self.a_range.end, self.b_range.end);
@@ -193,11 +232,11 @@ impl<F: FnMut(u32, u32)> Batch for Bipartite<'_, F> {
             let a_first = i < a_end && (j >= b.len || a.get(MIN_X, i) < b.get(MIN_X, j));
             if a_first {
                 let ia = a.perm[i];
-                scan::<V>(b, a.row(i), j, |t| pair(ia, b.perm[t]));
+                scan::<V, SPHERES>(b, a.row(i), j, |t| pair(ia, b.perm[t]));
                 i += 1;
             } else if j < b_end {
                 let ib = b.perm[j];
-                scan::<V>(a, b.row(j), i, |t| pair(a.perm[t], ib));
+                scan::<V, SPHERES>(a, b.row(j), i, |t| pair(a.perm[t], ib));
                 j += 1;
             } else {
                 break;

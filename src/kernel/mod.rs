@@ -36,6 +36,7 @@ pub(crate) use sphere_box::HUGE_RADIUS_SCALE;
 pub use sphere_box::{AabbsVsSphere, SpheresVsBox};
 pub use sphere_obb::{ObbsVsSphere, ObbsVsSphereConservative};
 pub use sphere_sphere::SpheresVsSphere;
+pub(crate) use sphere_sphere::spheres_overlap;
 pub use tet::{TetsAbove, TetsBelow};
 pub(crate) use view_volume::{SpheresVsViewVolume, ViewVolume};
 
