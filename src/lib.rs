@@ -79,6 +79,7 @@
 #![warn(missing_docs)]
 
 mod backend;
+pub mod broadphase;
 pub mod cull;
 mod error;
 mod kernel;

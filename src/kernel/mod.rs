@@ -123,6 +123,12 @@ impl<'a, const K: usize> Cols<'a, K> {
         self.len
     }
 
+    /// Column `k` of primitive `i < len`.
+    #[inline(always)]
+    pub(crate) fn lane(&self, k: usize, i: usize) -> f32 {
+        self.cols[k][i / crate::soa::Chunk::LANES].0[i % crate::soa::Chunk::LANES]
+    }
+
     /// The columns of chunks `chunks` only (primitive `chunks.start * 16` becomes primitive 0;
     /// the last chunk keeps its padding).
     pub(crate) fn chunks(&self, chunks: core::ops::Range<usize>) -> Self {
@@ -241,6 +247,38 @@ pub(crate) fn run<K: Kernel, S: Sink>(backend: Backend, kernel: &K, sink: S) -> 
             // features `drive` is compiled with.
             unsafe {
                 crate::lanes::avx2::drive(kernel, sink)
+            }
+        }
+    }
+}
+
+/// Work written once over [`Lanes`] that is not one query over one container (the broadphase
+/// sweep: a query per box, each over a different stretch of the sorted boxes): it runs whole on
+/// one tier, so the `#[target_feature]` boundary is crossed once per batch.
+pub(crate) trait Batch {
+    /// Does the work with `V` lanes.
+    fn run<V: Lanes>(&mut self);
+}
+
+/// Dispatch of a [`Batch`]: one `match` on the backend, then the whole batch on one tier.
+///
+/// # Panics
+/// If `backend` does not run on this CPU (a bug guard, as for [`run`]).
+#[inline]
+pub(crate) fn run_batch<B: Batch>(backend: Backend, batch: &mut B) {
+    match backend {
+        Backend::Scalar => batch.run::<F32x1>(),
+        Backend::Sse => batch.run::<F32x4>(),
+        Backend::Avx2 => {
+            assert!(
+                backend.is_available(),
+                "avx2 backend used on a CPU without it"
+            );
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: the assert above checked that this CPU has AVX2, FMA and POPCNT, the
+            // features `drive_batch` is compiled with.
+            unsafe {
+                crate::lanes::avx2::drive_batch(batch);
             }
         }
     }

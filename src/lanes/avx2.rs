@@ -5,8 +5,9 @@
 //! [`F32x8`] wraps an `__m256`. Its [`Lanes`] methods call AVX intrinsics without checking the
 //! CPU, which is sound only where AVX2, FMA and POPCNT are known to be present. That is guaranteed
 //! structurally: `F32x8` is private to the crate, and the only place it is named as a type argument
-//! is [`drive`], a `#[target_feature(enable = "avx2,fma,popcnt")]` function that the dispatcher calls
-//! only after [`is_available`] returned true (a [`Pinned`](crate::Pinned) view cannot be built for an
+//! is [`drive`] (and [`drive_batch`], its twin for batches), a
+//! `#[target_feature(enable = "avx2,fma,popcnt")]` function that the dispatcher calls only after
+//! [`is_available`] returned true (a [`Pinned`](crate::Pinned) view cannot be built for an
 //! unavailable backend). Every method is `#[inline(always)]`, so it is compiled inside `drive`
 //! with the features enabled.
 //!
@@ -40,7 +41,7 @@ pub(crate) fn is_available() -> bool {
 
 #[cfg(target_arch = "x86_64")]
 mod imp {
-    use crate::kernel::{Kernel, Sink, drive_generic};
+    use crate::kernel::{Batch, Kernel, Sink, drive_generic};
     use crate::lanes::{Lanes, left_pack_table};
     use crate::soa::Chunk;
     use core::arch::x86_64::*;
@@ -150,5 +151,14 @@ mod imp {
     #[target_feature(enable = "avx2,fma,popcnt")]
     pub(crate) fn drive<K: Kernel, S: Sink>(kernel: &K, sink: S) -> S {
         drive_generic::<F32x8, K, S>(kernel, sink)
+    }
+
+    /// Runs a [`Batch`] on the AVX2 tier: the other `#[target_feature]` boundary, for work that
+    /// is not one query over one container (the broadphase sweep). Everything below is inlined.
+    ///
+    /// Callers must ensure [`super::is_available`] returned true (calling this is `unsafe`).
+    #[target_feature(enable = "avx2,fma,popcnt")]
+    pub(crate) fn drive_batch<B: Batch>(batch: &mut B) {
+        batch.run::<F32x8>();
     }
 }

@@ -1,0 +1,346 @@
+//! [`SweepAndPrune`]: the pair set kept from frame to frame, recomputed only around the boxes
+//! that moved.
+
+use super::Sweep;
+use super::sorted::{MIN_X, SortedBoxes, order_key, radix_sort};
+use super::sweep::window_scan;
+use crate::Aabbs;
+use crate::kernel::{Batch, run_batch};
+use crate::lanes::Lanes;
+
+/// Above this share of moved boxes an update recomputes everything (one in eight).
+const MOVED_SHARE_FOR_FULL: usize = 8;
+
+/// The overlapping pairs of a set of boxes that changes from frame to frame (temporal
+/// coherence, seed 002).
+///
+/// [`update`](Self::update) takes this frame's boxes (box `i` is the same object in every
+/// frame) and returns every overlapping pair `(i, j)`, `i < j`, once, **ascending** — the same set
+/// as [`Sweep::complete_pairs`], in `(i, j)` order. When the number of boxes is unchanged and at
+/// most one box in eight moved (any change of its bounds), only the pairs of the moved boxes are
+/// recomputed: the old pairs between unmoved boxes stand, each moved box is tested against the
+/// boxes whose min x lies within the widest box of its own, and the sorted order is repaired by
+/// insertion sort from the previous frame's. Otherwise the whole set is swept again.
+/// [`added`](Self::added) and [`removed`](Self::removed) give the difference from the previous
+/// update.
+///
+/// ```
+/// use bvlanes::broadphase::{Sweep, SweepAndPrune};
+/// use bvlanes::{Aabb, Aabbs};
+/// let mut sap = SweepAndPrune::new(Sweep::new());
+/// let mut boxes = vec![Aabb::new([0.0; 3], [1.0; 3]), Aabb::new([3.0; 3], [4.0; 3])];
+/// assert_eq!(sap.update(&Aabbs::from_slice(&boxes)?), []);
+/// boxes[1] = Aabb::new([0.5; 3], [1.5; 3]); // box 1 moves onto box 0
+/// assert_eq!(sap.update(&Aabbs::from_slice(&boxes)?), [(0, 1)]);
+/// assert_eq!(sap.added(), [(0, 1)]);
+/// assert_eq!(sap.removed(), []);
+/// # Ok::<(), bvlanes::BvError>(())
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct SweepAndPrune {
+    sweep: Sweep,
+    /// Last frame's boxes, by index.
+    rows: Vec<[f32; 6]>,
+    /// Last frame's sorted order (original indices in ascending (min x, index) order).
+    order: Vec<u32>,
+    /// Last frame's pairs, ascending.
+    pairs: Vec<(u32, u32)>,
+    added: Vec<(u32, u32)>,
+    removed: Vec<(u32, u32)>,
+}
+
+impl SweepAndPrune {
+    /// An empty structure sweeping with `sweep`'s backend and threads.
+    #[must_use]
+    pub fn new(sweep: Sweep) -> SweepAndPrune {
+        SweepAndPrune {
+            sweep,
+            ..SweepAndPrune::default()
+        }
+    }
+
+    /// This frame's pairs (see the [type docs](Self)).
+    pub fn update(&mut self, boxes: &Aabbs) -> &[(u32, u32)] {
+        let view = boxes.view();
+        let rows: Vec<[f32; 6]> = (0..boxes.len())
+            .map(|i| core::array::from_fn(|k| view.lane(k, i)))
+            .collect();
+        let moved: Vec<u32> = if rows.len() == self.rows.len() {
+            (0..rows.len() as u32)
+                .filter(|&i| rows[i as usize] != self.rows[i as usize])
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let incremental = rows.len() == self.rows.len()
+            && moved.len() * MOVED_SHARE_FOR_FULL <= rows.len()
+            && self.order.len() == rows.len();
+        let old = core::mem::take(&mut self.pairs);
+        if incremental {
+            let keys = |i: u32| order_key(rows[i as usize][0]);
+            self.order =
+                repair_order(core::mem::take(&mut self.order), keys).unwrap_or_else(|| {
+                    radix_sort(&(0..rows.len() as u32).map(keys).collect::<Vec<_>>())
+                });
+            let set = SortedBoxes::from_order(boxes, self.order.clone());
+            let fresh = self.moved_pairs(&set, &rows, &moved);
+            let mut is_moved = vec![false; rows.len()];
+            for &m in &moved {
+                is_moved[m as usize] = true;
+            }
+            let touches = |&(i, j): &(u32, u32)| is_moved[i as usize] || is_moved[j as usize];
+            let stale: Vec<(u32, u32)> = old.iter().copied().filter(touches).collect();
+            self.pairs = merge(
+                old.into_iter().filter(|p| !touches(p)),
+                fresh.iter().copied(),
+            );
+            self.added = difference(&fresh, &stale);
+            self.removed = difference(&stale, &fresh);
+        } else {
+            let set = SortedBoxes::new(boxes);
+            let mut pairs = self.sweep.sweep_sorted(&set);
+            pairs.sort_unstable();
+            self.order = set.perm;
+            self.added = difference(&pairs, &old);
+            self.removed = difference(&old, &pairs);
+            self.pairs = pairs;
+        }
+        self.rows = rows;
+        &self.pairs
+    }
+
+    /// The pairs of the last update, ascending.
+    #[must_use]
+    pub fn pairs(&self) -> &[(u32, u32)] {
+        &self.pairs
+    }
+
+    /// The pairs of the last update that the one before did not have, ascending.
+    #[must_use]
+    pub fn added(&self) -> &[(u32, u32)] {
+        &self.added
+    }
+
+    /// The pairs of the update before the last that the last does not have, ascending.
+    #[must_use]
+    pub fn removed(&self) -> &[(u32, u32)] {
+        &self.removed
+    }
+
+    /// Every pair with at least one moved box, ascending: each moved box against the boxes whose
+    /// min x lies in `[its min x - widest, its max x]` (any box overlapping it on x starts
+    /// there), `widest` the largest x extent of any box.
+    fn moved_pairs(&self, set: &SortedBoxes, rows: &[[f32; 6]], moved: &[u32]) -> Vec<(u32, u32)> {
+        let widest = rows.iter().map(|r| r[3] - r[0]).fold(0.0f32, f32::max);
+        let mut is_moved = vec![false; rows.len()];
+        for &m in moved {
+            is_moved[m as usize] = true;
+        }
+        let mut out = Vec::new();
+        let mut batch = Window {
+            set,
+            rows,
+            moved,
+            widest,
+            pair: |a: u32, b: u32| {
+                // A pair of two moved boxes is reported by the smaller index only.
+                if !is_moved[b as usize] || a < b {
+                    out.push(if a < b { (a, b) } else { (b, a) });
+                }
+            },
+        };
+        run_batch(self.sweep.backend(), &mut batch);
+        out.sort_unstable();
+        out
+    }
+}
+
+/// Each moved box against the window of sorted boxes that may overlap it on x.
+struct Window<'a, F: FnMut(u32, u32)> {
+    set: &'a SortedBoxes,
+    rows: &'a [[f32; 6]],
+    moved: &'a [u32],
+    widest: f32,
+    pair: F,
+}
+
+impl<F: FnMut(u32, u32)> Batch for Window<'_, F> {
+    #[inline(always)]
+    fn run<V: Lanes>(&mut self) {
+        let set = self.set;
+        for &m in self.moved {
+            let q = self.rows[m as usize];
+            // Rounding down keeps every box whose min x is at least `q.min_x - widest` in reals.
+            let lo_x = (q[0] - self.widest).next_down();
+            let lo = partition(set, |x| x < lo_x);
+            let hi = partition(set, |x| x <= q[3]);
+            let pair = &mut self.pair;
+            window_scan::<V>(set, q, lo..hi, |t| {
+                let o = set.perm[t];
+                if o != m {
+                    pair(m, o);
+                }
+            });
+        }
+    }
+}
+
+/// The first sorted position whose min x fails `below` (min x ascends).
+fn partition(set: &SortedBoxes, below: impl Fn(f32) -> bool) -> usize {
+    let (mut lo, mut hi) = (0, set.len);
+    while lo < hi {
+        let mid = (lo + hi) / 2;
+        if below(set.get(MIN_X, mid)) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    lo
+}
+
+/// The previous frame's order re-sorted by this frame's (min x key, index): insertion sort,
+/// cheap when the boxes moved little; `None` (give up) past `8 n + 1024` element moves, when a
+/// radix sort is cheaper.
+fn repair_order(mut order: Vec<u32>, keys: impl Fn(u32) -> u32) -> Option<Vec<u32>> {
+    let key = |i: u32| (keys(i), i);
+    let mut budget = 8 * order.len() + 1024;
+    for s in 1..order.len() {
+        let v = order[s];
+        let kv = key(v);
+        let mut t = s;
+        while t > 0 && key(order[t - 1]) > kv {
+            order[t] = order[t - 1];
+            t -= 1;
+            budget = budget.checked_sub(1)?;
+        }
+        order[t] = v;
+    }
+    Some(order)
+}
+
+/// The ascending merge of two ascending pair lists without common elements.
+fn merge(
+    a: impl Iterator<Item = (u32, u32)>,
+    b: impl Iterator<Item = (u32, u32)>,
+) -> Vec<(u32, u32)> {
+    let (mut a, mut b) = (a.peekable(), b.peekable());
+    let mut out = Vec::new();
+    loop {
+        let next = match (a.peek(), b.peek()) {
+            (Some(x), Some(y)) => {
+                if x < y {
+                    a.next()
+                } else {
+                    b.next()
+                }
+            }
+            (Some(_), None) => a.next(),
+            (None, Some(_)) => b.next(),
+            (None, None) => break,
+        };
+        out.extend(next);
+    }
+    out
+}
+
+/// The pairs of ascending `a` not in ascending `b`.
+fn difference(a: &[(u32, u32)], b: &[(u32, u32)]) -> Vec<(u32, u32)> {
+    let mut j = 0;
+    let mut out = Vec::new();
+    for &p in a {
+        while j < b.len() && b[j] < p {
+            j += 1;
+        }
+        if j >= b.len() || b[j] != p {
+            out.push(p);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Aabb, Backend};
+
+    #[test]
+    fn updates_equal_a_full_sweep_frame_after_frame() {
+        let mut x = 0x2545_f491u32;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            x
+        };
+        let mut boxes: Vec<Aabb> = (0..3000)
+            .map(|_| {
+                let c = [0; 3].map(|_| (next() % 1024) as f32 - 512.0);
+                let h = [0; 3].map(|_| (next() % 32) as f32);
+                Aabb::new(
+                    [0, 1, 2].map(|k| c[k] - h[k]),
+                    [0, 1, 2].map(|k| c[k] + h[k]),
+                )
+            })
+            .collect();
+        for &backend in Backend::available() {
+            let sweep = Sweep::new().with_backend(backend).unwrap();
+            let mut sap = SweepAndPrune::new(sweep);
+            let mut prev: Vec<(u32, u32)> = Vec::new();
+            for frame in 0..12 {
+                // Frames 0-8: 1 % of the boxes move a little (integer steps: touching faces
+                // appear and vanish); frame 9: a third teleport (full recompute); 10: boxes are
+                // added; 11: nothing moves.
+                let n = boxes.len();
+                let movers = match frame {
+                    9 => n / 3,
+                    11 => 0,
+                    _ => n / 100,
+                };
+                for _ in 0..movers {
+                    let i = next() as usize % boxes.len();
+                    let step = [0; 3].map(|_| (next() % 5) as f32 - 2.0);
+                    let far = if frame == 9 { 300.0 } else { 0.0 };
+                    let b = &mut boxes[i];
+                    *b = Aabb::new(
+                        [0, 1, 2].map(|k| b.min[k] + step[k] + far),
+                        [0, 1, 2].map(|k| b.max[k] + step[k] + far),
+                    );
+                }
+                if frame == 10 {
+                    boxes.push(Aabb::new([0.0; 3], [1000.0; 3]));
+                }
+                let set = Aabbs::from_slice(&boxes).unwrap();
+                let got = sap.update(&set).to_vec();
+                let mut want = sweep.with_threads(1).complete_pairs(&set);
+                want.sort_unstable();
+                assert_eq!(got, want, "{backend:?} frame {frame}");
+                assert_eq!(
+                    sap.added(),
+                    difference(&want, &prev),
+                    "{backend:?} frame {frame}"
+                );
+                assert_eq!(
+                    sap.removed(),
+                    difference(&prev, &want),
+                    "{backend:?} frame {frame}"
+                );
+                prev = want;
+            }
+        }
+    }
+
+    #[test]
+    fn insertion_sort_gives_up_on_incoherent_motion() {
+        let keys = |i: u32| 1000 - i;
+        assert_eq!(
+            repair_order((0..10).collect(), keys),
+            Some((0..10).rev().collect())
+        );
+        assert_eq!(repair_order((0..2000).collect(), keys), None);
+        assert_eq!(
+            merge([(0, 1), (2, 3)].into_iter(), [(1, 2)].into_iter()),
+            [(0, 1), (1, 2), (2, 3)]
+        );
+    }
+}
