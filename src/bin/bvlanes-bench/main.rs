@@ -19,7 +19,7 @@
 //!   two froxel scenes (Bevy's `many_lights`, an indoor room) against the brute force over the
 //!   froxels' boxes and a Bevy-style port of Bevy's clustering (`benches/common/bevy_clusters.rs`).
 //! * `broadphase`: every overlapping pair among N boxes (`bvlanes::broadphase`) on Terdiman's
-//!   distribution (10,000 and 100,000 boxes), 1,000,000 uniform boxes and a clustered scene of
+//!   distribution (10,000 and 100,000 boxes), 100,000 uniform boxes and a clustered scene of
 //!   touching unit boxes, against a plain scalar sort-and-sweep and a SIMD brute force
 //!   (`benches/common/box_scenes.rs`, `benches/common/sort_and_sweep.rs`).
 //!
@@ -112,7 +112,7 @@ usage: bvlanes-bench [options]
                    (aabo, default 1000000), primitives of the DRAM-sized sets (limit, default 1048576),
                    lights (lights: uniform scene 10000, many_lights 100000, indoor 4096 at most),
                    boxes per scene (broadphase: one size for every scene instead of Terdiman
-                   10000 and 100000, uniform 1000000, clustered 100000)
+                   10000 and 100000, uniform 100000, clustered 100000)
   --format F       markdown (default), csv or json, on stdout
   --out DIR        also write each table to DIR/<table>.<md|csv|json> and a chart to DIR/<table>.svg
   --rounds R       interleaved rounds per measurement (default 5)
