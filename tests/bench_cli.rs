@@ -246,6 +246,51 @@ fn lights_table_matches_the_brute_force() {
 }
 
 #[test]
+fn broadphase_table_matches_the_brute_force() {
+    let out = run(&[
+        "--table",
+        "broadphase",
+        "--n",
+        "1500",
+        "--quick",
+        "--rounds",
+        "1",
+        "--quiet",
+        "--format",
+        "csv",
+    ]);
+    assert!(!out.contains("MISMATCH"), "{out}");
+    let t = tables(&out);
+    let rows = &t["broadphase"];
+    assert_eq!(
+        rows[0],
+        [
+            "scene",
+            "N",
+            "row",
+            "ms",
+            "pairs",
+            "Melem/s",
+            "vs scalar sort-and-sweep"
+        ]
+    );
+    let backends = bvlanes::Backend::available().len();
+    for scene in ["terdiman", "uniform", "clustered"] {
+        let r: Vec<&Vec<String>> = rows.iter().filter(|r| r[0] == scene).collect();
+        // Brute force, the scalar sweep, bvlanes 1 thread per backend, bvlanes all threads.
+        assert_eq!(r.len(), 3 + backends, "{scene}: {r:?}");
+        assert!(r[0][2].starts_with("brute force") && r[1][2] == "plain scalar sort-and-sweep");
+        assert!(r.iter().all(|r| r[1] == "1500"), "{scene}: {r:?}");
+        let pairs = num(&r[0][4]);
+        assert!(pairs > 0.0, "{scene}: no pair");
+        for x in &r {
+            assert_eq!(num(&x[4]), pairs, "{scene}: {x:?}");
+            assert!(num(&x[3]) > 0.0 && num(&x[6]) > 0.0, "{x:?}");
+        }
+    }
+}
+
+#[test]
 fn no_pin_runs_on_rayons_default_pool_and_says_so() {
     let out = run(&[
         "--table", "lights", "--n", "300", "--quick", "--rounds", "1", "--quiet", "--no-pin",

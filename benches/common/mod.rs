@@ -6,6 +6,9 @@
 //! The `lights` benchmark and the binary's `lights` table share the three submodules: the froxel
 //! scenes of issue 5 ([`light_scenes`]), the Bevy-style light clustering port
 //! ([`bevy_clusters`]), and the pinning of rayon's workers to cores for the timings ([`pin`]).
+//! The `broadphase` benchmark and the binary's `broadphase` table share the box scenes of issue 6
+//! ([`box_scenes`]) and its baselines, the plain scalar sort-and-sweep and the SIMD brute force
+//! ([`sort_and_sweep`]).
 //!
 //! # Data
 //!
@@ -29,8 +32,10 @@
 #![allow(dead_code)] // each bench target uses a different part of this module
 
 pub mod bevy_clusters;
+pub mod box_scenes;
 pub mod light_scenes;
 pub mod pin;
+pub mod sort_and_sweep;
 
 use bvlanes::{
     Aabb, Aabbs, Backend, Container, DownTet, Frustum, Obb, Obbs, Octahedra, Octahedron, Pinned,

@@ -18,6 +18,10 @@
 //! * `lights`: light culling (`bvlanes::cull`): a uniform grid against the exact brute force, and
 //!   two froxel scenes (Bevy's `many_lights`, an indoor room) against the brute force over the
 //!   froxels' boxes and a Bevy-style port of Bevy's clustering (`benches/common/bevy_clusters.rs`).
+//! * `broadphase`: every overlapping pair among N boxes (`bvlanes::broadphase`) on Terdiman's
+//!   distribution (10,000 and 100,000 boxes), 100,000 uniform boxes and a clustered scene of
+//!   touching unit boxes, against a plain scalar sort-and-sweep and a SIMD brute force
+//!   (`benches/common/box_scenes.rs`, `benches/common/sort_and_sweep.rs`).
 //!
 //! Method: every variant of a table is sampled once per round, rounds are interleaved and
 //! repeated; figures are medians, ratios are medians of per-round ratios (the machine is shared).
@@ -32,6 +36,7 @@
 mod common;
 
 mod aabo;
+mod broadphase;
 mod data;
 mod larsson;
 mod lights;
@@ -87,18 +92,27 @@ impl Format {
 }
 
 /// Every table, in output order.
-const TABLES: [&str; 5] = ["larsson-aabb", "larsson-obb", "aabo", "limit", "lights"];
+const TABLES: [&str; 6] = [
+    "larsson-aabb",
+    "larsson-obb",
+    "aabo",
+    "limit",
+    "lights",
+    "broadphase",
+];
 
 const USAGE: &str = "\
 usage: bvlanes-bench [options]
 
   --table LIST     tables to run, comma-separated: larsson-aabb, larsson-obb, larsson (both),
-                   aabo, limit, lights, all (default: all)
+                   aabo, limit, lights, broadphase, all (default: all)
   --backend LIST   tiers whose kernels are timed, comma-separated: scalar, sse, avx2
                    (default: every tier this CPU runs)
   --n N            problem size: pairs per data set (larsson, default 2000000), objects
                    (aabo, default 1000000), primitives of the DRAM-sized sets (limit, default 1048576),
-                   lights (lights: uniform scene 10000, many_lights 100000, indoor 4096 at most)
+                   lights (lights: uniform scene 10000, many_lights 100000, indoor 4096 at most),
+                   boxes per scene (broadphase: one size for every scene instead of Terdiman
+                   10000 and 100000, uniform 100000, clustered 100000)
   --format F       markdown (default), csv or json, on stdout
   --out DIR        also write each table to DIR/<table>.<md|csv|json> and a chart to DIR/<table>.svg
   --rounds R       interleaved rounds per measurement (default 5)
@@ -280,6 +294,7 @@ fn main() -> ExitCode {
             "aabo" => aabo::run(&ctx, &mut targets),
             "limit" => limit::run(&ctx, &mut targets),
             "lights" => lights::run(&ctx, &mut targets),
+            "broadphase" => broadphase::run(&ctx, &mut targets),
             _ => unreachable!("table names are checked when parsed"),
         };
         for t in &new {
@@ -399,6 +414,8 @@ mod tests {
         assert_eq!((a.n, a.format, a.rounds), (Some(1000), Format::Csv, 3));
         let a = parse("--table lights").unwrap().unwrap();
         assert_eq!(a.tables, ["lights"]);
+        let a = parse("--table broadphase,lights").unwrap().unwrap();
+        assert_eq!(a.tables, ["lights", "broadphase"]);
         let a = parse("--table limit --table aabo --backend sse --backend scalar")
             .unwrap()
             .unwrap();
