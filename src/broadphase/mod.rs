@@ -43,18 +43,20 @@ mod sweep;
 pub use persistent::SweepAndPrune;
 
 use crate::kernel::run_batch;
-use crate::{Aabbs, Backend, BvError, Spheres};
+use crate::{Aabbs, Backend, BvError, Octahedra, Spheres};
 use sorted::SortedBoxes;
 use sweep::{Bipartite, Complete, merged_splits};
 
-/// What the broadphase sweeps: [`Aabbs`] (closed boxes: touching counts) and [`Spheres`] (the
+/// What the broadphase sweeps: [`Aabbs`] (closed boxes: touching counts), [`Spheres`] (the
 /// crate's exact sphere-sphere test, `|c_a - c_b|^2 <= (r_a + r_b)^2` in f32, the test of
-/// `Spheres::hits(&sphere)`). Spheres are swept on their x extents widened to cover that test's
-/// rounding, so the pairs are exactly those the test accepts. Sealed.
+/// `Spheres::hits(&sphere)`) and [`Octahedra`] (the crate's exact octahedron test, that of
+/// `Octahedra::hits(&octahedron)`). Spheres and octahedra are swept on x extents that cover what
+/// their tests accept, so the pairs are exactly those the tests accept. Sealed.
 pub trait Sweepable: sealed::Sealed {}
 
 impl Sweepable for Aabbs {}
 impl Sweepable for Spheres {}
+impl Sweepable for Octahedra {}
 
 mod sealed {
     use super::sorted::SortedBoxes;
@@ -74,6 +76,12 @@ mod sealed {
     impl Sealed for crate::Spheres {
         fn sorted(&self) -> SortedBoxes {
             SortedBoxes::spheres(self)
+        }
+    }
+
+    impl Sealed for crate::Octahedra {
+        fn sorted(&self) -> SortedBoxes {
+            SortedBoxes::octahedra(self)
         }
     }
 }
@@ -413,6 +421,72 @@ mod sphere_tests {
                     .collect();
                 let set = Spheres::from_slice(&spheres).unwrap();
                 let mut want = brute(&set);
+                want.sort_unstable();
+                let first = Sweep::new().with_threads(1).complete_pairs(&set);
+                for &b in Backend::available() {
+                    for threads in [1, 3] {
+                        let s = Sweep::new().with_backend(b).unwrap().with_threads(threads);
+                        let got = s.complete_pairs(&set);
+                        assert_eq!(got, first, "scale {scale} n {n} {b:?} {threads}");
+                        let mut sorted = got;
+                        sorted.sort_unstable();
+                        assert_eq!(sorted, want, "scale {scale} n {n} {b:?} {threads}");
+                        let mut bi = s.bipartite_pairs(&set, &set);
+                        bi.sort_unstable();
+                        let mut bw: Vec<(u32, u32)> = want
+                            .iter()
+                            .flat_map(|&(i, j)| [(i, j), (j, i)])
+                            .chain((0..n as u32).map(|i| (i, i)))
+                            .collect();
+                        bw.sort_unstable();
+                        assert_eq!(bi, bw, "bipartite scale {scale} n {n} {b:?} {threads}");
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod octahedron_tests {
+    use super::*;
+    use crate::Octahedron;
+
+    #[test]
+    fn octahedron_pairs_are_exactly_the_octahedron_tests() {
+        let mut x = 0x0c7a_4ed5u32;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            x
+        };
+        for scale in [1.0f32, 1e-20, 1e20] {
+            let big = if cfg!(debug_assertions) { 1000 } else { 4500 };
+            for n in [0usize, 1, 2, 17, 67, 400, big] {
+                // Octahedra around two or three integer points near a centre: exact touching is
+                // common; the centres spread with the count, a few pairs per octahedron.
+                let spread = if n > 400 { 96 } else { 24 };
+                let list: Vec<Octahedron> = (0..n)
+                    .map(|_| {
+                        let c = [0; 3].map(|_| (next() % spread) as i32 - (spread / 2) as i32);
+                        let pts: Vec<[f32; 3]> = (0..2 + next() % 2)
+                            .map(|_| {
+                                [0, 1, 2].map(|k| (c[k] + (next() % 7) as i32 - 3) as f32 * scale)
+                            })
+                            .collect();
+                        Octahedron::from_points(pts).unwrap()
+                    })
+                    .collect();
+                let set = Octahedra::from_slice(&list).unwrap();
+                let mut want = Vec::new();
+                for (i, o) in list.iter().enumerate() {
+                    want.extend(
+                        set.hits(o)
+                            .filter(|&j| j as usize > i)
+                            .map(|j| (i as u32, j)),
+                    );
+                }
                 want.sort_unstable();
                 let first = Sweep::new().with_threads(1).complete_pairs(&set);
                 for &b in Backend::available() {

@@ -2,7 +2,7 @@
 //! that moved.
 
 use super::Sweep;
-use super::sorted::{MIN_X, Shape, SortedBoxes, box_rows, order_key, radix_sort};
+use super::sorted::{MIN_X, Row, Shape, SortedBoxes, box_rows, order_key, radix_sort};
 use super::sweep::window_scan;
 use crate::Aabbs;
 use crate::kernel::{Batch, run_batch};
@@ -40,7 +40,7 @@ const MOVED_SHARE_FOR_FULL: usize = 8;
 pub struct SweepAndPrune {
     sweep: Sweep,
     /// Last frame's boxes, by index.
-    rows: Vec<[f32; 6]>,
+    rows: Vec<Row>,
     /// Last frame's sorted order (original indices in ascending (min x, index) order).
     order: Vec<u32>,
     /// Last frame's pairs, ascending.
@@ -127,7 +127,7 @@ impl SweepAndPrune {
     /// Every pair with at least one moved box, ascending: each moved box against the boxes whose
     /// min x lies in `[its min x - widest, its max x]` (any box overlapping it on x starts
     /// there), `widest` the largest x extent of any box.
-    fn moved_pairs(&self, set: &SortedBoxes, rows: &[[f32; 6]], moved: &[u32]) -> Vec<(u32, u32)> {
+    fn moved_pairs(&self, set: &SortedBoxes, rows: &[Row], moved: &[u32]) -> Vec<(u32, u32)> {
         let widest = rows.iter().map(|r| r[3] - r[0]).fold(0.0f32, f32::max);
         let mut is_moved = vec![false; rows.len()];
         for &m in moved {
@@ -155,7 +155,7 @@ impl SweepAndPrune {
 /// Each moved box against the window of sorted boxes that may overlap it on x.
 struct Window<'a, F: FnMut(u32, u32)> {
     set: &'a SortedBoxes,
-    rows: &'a [[f32; 6]],
+    rows: &'a [Row],
     moved: &'a [u32],
     widest: f32,
     pair: F,

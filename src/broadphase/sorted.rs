@@ -3,12 +3,18 @@
 
 use crate::round::{f32_at_least, f32_at_most};
 use crate::soa::Chunk;
-use crate::{Aabbs, Spheres};
+use crate::{Aabbs, Octahedra, Spheres};
 
-/// Column order of [`SortedBoxes::cols`]: min x, y, z, max x, y, z (as `Aabbs`).
+/// Column 0 of every shape's rows: the min x the set is sorted and swept by.
 pub(super) const MIN_X: usize = 0;
 
-/// What the six columns of a [`SortedBoxes`] hold.
+/// The most columns a shape's rows have.
+pub(super) const ROW: usize = 10;
+
+/// One element's sweep row (columns past its shape's count are zero).
+pub(super) type Row = [f32; ROW];
+
+/// What the columns of a [`SortedBoxes`] hold.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Shape {
     /// Boxes: min x, y, z, max x, y, z.
@@ -17,6 +23,19 @@ pub(super) enum Shape {
     /// the sphere's x extent widened to cover the rounding of the exact f32 test (see
     /// [`sphere_row`]).
     Spheres,
+    /// Octahedra: min x, up A..D, max x, down A..D, where min x and max x bound the
+    /// octahedron's x extent (see [`octahedron_row`]).
+    Octahedra,
+}
+
+impl Shape {
+    /// Number of columns.
+    pub(super) fn columns(self) -> usize {
+        match self {
+            Shape::Boxes | Shape::Spheres => 6,
+            Shape::Octahedra => 10,
+        }
+    }
 }
 
 /// A set of boxes (or spheres) in ascending (min x, index) order.
@@ -25,10 +44,10 @@ pub struct SortedBoxes {
     pub(super) shape: Shape,
     /// `perm[s]` is the original index of the box at sorted position `s`.
     pub(super) perm: Vec<u32>,
-    /// Six columns in sorted order, `len.div_ceil(16)` chunks each; padding lanes hold `+inf` in
-    /// min x (so no padding lane passes the sweep's x test and every scan stops there) and 0
-    /// elsewhere.
-    pub(super) cols: [Vec<Chunk>; 6],
+    /// [`ROW`] columns in sorted order (those past the shape's count empty), `len.div_ceil(16)`
+    /// chunks each; padding lanes hold `+inf` in min x (so no padding lane passes the sweep's x
+    /// test and every scan stops there) and 0 elsewhere.
+    pub(super) cols: [Vec<Chunk>; ROW],
     /// Number of boxes.
     pub(super) len: usize,
 }
@@ -48,19 +67,31 @@ impl SortedBoxes {
         SortedBoxes::sort(Shape::Spheres, rows)
     }
 
+    /// Sorts octahedra by the min x of their x extent and copies them.
+    pub(super) fn octahedra(octahedra: &Octahedra) -> SortedBoxes {
+        let view = octahedra.view();
+        let rows = (0..octahedra.len())
+            .map(|i| octahedron_row(core::array::from_fn(|k| view.lane(k, i))))
+            .collect();
+        SortedBoxes::sort(Shape::Octahedra, rows)
+    }
+
     /// Sorts `rows` (column 0: min x) by min x and copies them.
-    fn sort(shape: Shape, rows: Vec<[f32; 6]>) -> SortedBoxes {
+    fn sort(shape: Shape, rows: Vec<Row>) -> SortedBoxes {
         let keys: Vec<u32> = rows.iter().map(|r| order_key(r[MIN_X])).collect();
         SortedBoxes::from_order(shape, &rows, radix_sort(&keys))
     }
 
     /// Copies `rows` in the order `perm` (a permutation of their indices, ascending by
     /// (min x, index)).
-    pub(super) fn from_order(shape: Shape, rows: &[[f32; 6]], perm: Vec<u32>) -> SortedBoxes {
+    pub(super) fn from_order(shape: Shape, rows: &[Row], perm: Vec<u32>) -> SortedBoxes {
         let len = rows.len();
         debug_assert_eq!(perm.len(), len);
         let chunks = len.div_ceil(Chunk::LANES);
-        let cols: [Vec<Chunk>; 6] = core::array::from_fn(|k| {
+        let cols: [Vec<Chunk>; ROW] = core::array::from_fn(|k| {
+            if k >= shape.columns() {
+                return Vec::new();
+            }
             let pad = if k == MIN_X { f32::INFINITY } else { 0.0 };
             let mut col = vec![Chunk([pad; Chunk::LANES]); chunks];
             for (s, &i) in perm.iter().enumerate() {
@@ -82,20 +113,53 @@ impl SortedBoxes {
         self.cols[k][s / Chunk::LANES].0[s % Chunk::LANES]
     }
 
-    /// The box at sorted position `s < len`: min x, y, z, max x, y, z.
+    /// The row at sorted position `s < len` (zero past the shape's columns).
     #[inline(always)]
-    pub(super) fn row(&self, s: usize) -> [f32; 6] {
+    pub(super) fn row(&self, s: usize) -> Row {
         let (c, l) = (s / Chunk::LANES, s % Chunk::LANES);
-        [0, 1, 2, 3, 4, 5].map(|k| self.cols[k][c].0[l])
+        let mut row = [0.0; ROW];
+        for (k, v) in row.iter_mut().enumerate().take(self.shape.columns()) {
+            *v = self.cols[k][c].0[l];
+        }
+        row
     }
 }
 
 /// The rows of `boxes`: min x, y, z, max x, y, z.
-pub(super) fn box_rows(boxes: &Aabbs) -> Vec<[f32; 6]> {
+pub(super) fn box_rows(boxes: &Aabbs) -> Vec<Row> {
     let view = boxes.view();
     (0..boxes.len())
-        .map(|i| core::array::from_fn(|k| view.lane(k, i)))
+        .map(|i| core::array::from_fn(|k| if k < 6 { view.lane(k, i) } else { 0.0 }))
         .collect()
+}
+
+/// The sweep row of octahedron `(up A..D, down A..D)`: `[min x, up, max x, down]`. With the
+/// axes `A = (1, 1, 1)`, `B = (1, -1, -1)`, `C = (-1, 1, -1)`, `D = (-1, -1, 1)`,
+/// `x = (A.p + B.p - C.p - D.p) / 4`, so every point of the octahedron has x in
+/// `[(up_A + up_B - down_C - down_D) / 4, (down_A + down_B - up_C - up_D) / 4]`, evaluated in f64,
+/// widened by `2^-40` of the magnitudes summed (covering the f64 rounding) and rounded outwards.
+/// Two octahedra whose x intervals are apart fail one of the exact test's eight comparisons
+/// (`(down_A - up'_A) + (down_B - up'_B) + (down'_C - up_C) + (down'_D - up_D) < 0` puts one term
+/// below zero), so the sweep reaches every pair the test accepts.
+pub(super) fn octahedron_row(t: [f32; 8]) -> Row {
+    let v = t.map(f64::from);
+    let (up, down) = (&v[..4], &v[4..]);
+    let mag = v.iter().map(|x| x.abs()).sum::<f64>();
+    let slack = mag * (1.0 / (1u64 << 40) as f64);
+    let lo = (up[0] + up[1] - down[2] - down[3]) * 0.25 - slack;
+    let hi = (down[0] + down[1] - up[2] - up[3]) * 0.25 + slack;
+    [
+        f32_at_most(lo),
+        t[0],
+        t[1],
+        t[2],
+        t[3],
+        f32_at_least(hi),
+        t[4],
+        t[5],
+        t[6],
+        t[7],
+    ]
 }
 
 /// The sweep row of sphere `(x, y, z, r)`: `[min x, x, y, max x, z, r]`, where `[min x, max x]`
@@ -105,7 +169,7 @@ pub(super) fn box_rows(boxes: &Aabbs) -> Vec<[f32; 6]> {
 /// and, where the squares underflow, up to about `2^-73.5` apart whatever their radii (three
 /// squares each flushed by up to `2^-150`); the widening `w` covers both by far, so every pair the
 /// exact test accepts has overlapping x intervals and is reached by the sweep.
-pub(super) fn sphere_row([x, y, z, r]: [f32; 4]) -> [f32; 6] {
+pub(super) fn sphere_row([x, y, z, r]: [f32; 4]) -> Row {
     let (xf, rf) = (f64::from(x), f64::from(r));
     let reach = rf + (xf.abs() + rf) * (1.0 / 1_048_576.0) + SPHERE_FLOOR;
     [
@@ -115,6 +179,10 @@ pub(super) fn sphere_row([x, y, z, r]: [f32; 4]) -> [f32; 6] {
         f32_at_least(xf + reach),
         z,
         r,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
     ]
 }
 

@@ -1,9 +1,9 @@
 //! The sweep, written once over [`Lanes`]: for each box in min-x order, the boxes after it whose
 //! min x is at most its max x, `V::N` of them per instruction, tested on y and z.
 
-use super::sorted::{MIN_X, Shape, SortedBoxes};
-use crate::kernel::spheres_overlap;
+use super::sorted::{MIN_X, ROW, Row, Shape, SortedBoxes};
 use crate::kernel::{Batch, all_lanes};
+use crate::kernel::{spheres_overlap, sums_straddle_zero};
 use crate::lanes::Lanes;
 use crate::soa::Chunk;
 use core::ops::Range;
@@ -16,16 +16,16 @@ const HITS: usize = 64;
 /// [`scan_into`] a buffer at a time, so that the loop over blocks makes no call (a call would
 /// clobber the vector registers holding the query).
 #[inline(always)]
-pub(super) fn scan<V: Lanes, const SPHERES: bool>(
+pub(super) fn scan<V: Lanes, const SHAPE: u8>(
     set: &SortedBoxes,
-    q: [f32; 6],
+    q: Row,
     from: usize,
     mut hit: impl FnMut(usize),
 ) {
     let mut buf = [0u32; HITS];
     let mut from = from;
     loop {
-        let (n, resume) = scan_into::<V, SPHERES>(set, q, from, &mut buf);
+        let (n, resume) = scan_into::<V, SHAPE>(set, q, from, &mut buf);
         for &t in &buf[..n] {
             hit(t as usize);
         }
@@ -43,24 +43,18 @@ pub(super) fn scan<V: Lanes, const SPHERES: bool>(
 /// holding a box past `q.max_x` is the last one read (padding lanes hold `+inf` there and stop
 /// the scan too).
 #[inline(always)]
-fn scan_into<V: Lanes, const SPHERES: bool>(
+fn scan_into<V: Lanes, const SHAPE: u8>(
     set: &SortedBoxes,
-    q: [f32; 6],
+    q: Row,
     from: usize,
     buf: &mut [u32; HITS],
 ) -> (usize, Option<usize>) {
     let per_chunk = Chunk::LANES / V::N;
     let blocks = set.len.div_ceil(V::N);
     let all = all_lanes::<V>();
-    let max_x = V::splat(q[3]);
-    let (q1, q2, q4, q5) = (
-        V::splat(q[1]),
-        V::splat(q[2]),
-        V::splat(q[4]),
-        V::splat(q[5]),
-    );
-    let [c0, c1, c2, c3, c4, c5] = &set.cols;
-    let (c0, c1, c2, c3, c4, c5) = (&c0[..], &c1[..], &c2[..], &c3[..], &c4[..], &c5[..]);
+    let max_x = V::splat(q[if SHAPE == OCTAHEDRA { 5 } else { 3 }]);
+    let qs: [V; ROW] = splat_row(q);
+    let cols: [&[Chunk]; ROW] = core::array::from_fn(|k| &set.cols[k][..]);
     let mut b = from / V::N;
     // Lanes before `from` in the first block are not candidates.
     let mut lanes = (all << (from % V::N)) & all;
@@ -74,17 +68,8 @@ fn scan_into<V: Lanes, const SPHERES: bool>(
             lanes &= all >> ((b + 1) * V::N - set.len);
         }
         let (c, j) = (b / per_chunk, b % per_chunk);
-        let x_in = V::load(&c0[c], j).le(max_x);
-        let exact = if SPHERES {
-            // Columns: min x, x, y, max x, z, r (see `sorted::sphere_row`).
-            let centre = [V::load(&c1[c], j), V::load(&c2[c], j), V::load(&c4[c], j)];
-            spheres_overlap(centre, V::load(&c5[c], j), [q1, q2, q4], q5)
-        } else {
-            let y_in = V::and(V::load(&c1[c], j).le(q4), q1.le(V::load(&c4[c], j)));
-            let _ = c3;
-            let z_in = V::and(V::load(&c2[c], j).le(q5), q2.le(V::load(&c5[c], j)));
-            V::and(y_in, z_in)
-        };
+        let x_in = V::load(&cols[MIN_X][c], j).le(max_x);
+        let exact = exact_test::<V, SHAPE>(&qs, &cols, c, j);
         let mut bits = V::bits(V::and(x_in, exact)) & lanes;
         while bits != 0 {
             buf[n] = (b * V::N) as u32 + bits.trailing_zeros();
@@ -100,13 +85,98 @@ fn scan_into<V: Lanes, const SPHERES: bool>(
     (n, None)
 }
 
+/// Shape codes of the sweep's const parameter.
+pub(super) const BOXES: u8 = 0;
+/// Spheres (see `sorted::sphere_row`).
+pub(super) const SPHERES: u8 = 1;
+/// Octahedra (see `sorted::octahedron_row`).
+pub(super) const OCTAHEDRA: u8 = 2;
+
+/// Every value of a row splatted.
+#[inline(always)]
+fn splat_row<V: Lanes>(q: Row) -> [V; ROW] {
+    [
+        V::splat(q[0]),
+        V::splat(q[1]),
+        V::splat(q[2]),
+        V::splat(q[3]),
+        V::splat(q[4]),
+        V::splat(q[5]),
+        V::splat(q[6]),
+        V::splat(q[7]),
+        V::splat(q[8]),
+        V::splat(q[9]),
+    ]
+}
+
+/// The shape's own test of block `j` of chunk `c` against the query row `q` (splatted), beyond
+/// the sweep's x test: boxes, the y and z intervals; spheres, the crate's exact sphere test
+/// (`kernel::spheres_overlap`); octahedra, the crate's exact octahedron test (the eight
+/// comparisons and `kernel::sums_straddle_zero`, as `Octahedra::hits` evaluates them).
+#[inline(always)]
+fn exact_test<V: Lanes, const SHAPE: u8>(
+    q: &[V; ROW],
+    cols: &[&[Chunk]; ROW],
+    c: usize,
+    j: usize,
+) -> V::Mask {
+    // Block `j` of chunk `c` of column `k` (a function, not a closure: closures returning lane
+    // values do not reliably inline into the AVX2 entry point).
+    #[inline(always)]
+    fn at<V: Lanes>(cols: &[&[Chunk]; ROW], k: usize, c: usize, j: usize) -> V {
+        V::load(&cols[k][c], j)
+    }
+    let ld = |k: usize| -> V { at::<V>(cols, k, c, j) };
+    match SHAPE {
+        SPHERES => {
+            // Columns: min x, x, y, max x, z, r.
+            spheres_overlap([ld(1), ld(2), ld(4)], ld(5), [q[1], q[2], q[4]], q[5])
+        }
+        OCTAHEDRA => {
+            // Columns: min x, up A..D, max x, down A..D.
+            let up = [ld(1), ld(2), ld(3), ld(4)];
+            let down = [ld(6), ld(7), ld(8), ld(9)];
+            let (q_up, q_down) = ([q[1], q[2], q[3], q[4]], [q[6], q[7], q[8], q[9]]);
+            let m = V::and(
+                V::and(
+                    V::and(up[0].le(q_down[0]), up[1].le(q_down[1])),
+                    V::and(up[2].le(q_down[2]), up[3].le(q_down[3])),
+                ),
+                V::and(
+                    V::and(q_up[0].le(down[0]), q_up[1].le(down[1])),
+                    V::and(q_up[2].le(down[2]), q_up[3].le(down[3])),
+                ),
+            );
+            let lo = [
+                up[0].max(q_up[0]),
+                up[1].max(q_up[1]),
+                up[2].max(q_up[2]),
+                up[3].max(q_up[3]),
+            ];
+            let hi = [
+                down[0].min(q_down[0]),
+                down[1].min(q_down[1]),
+                down[2].min(q_down[2]),
+                down[3].min(q_down[3]),
+            ];
+            V::and(m, sums_straddle_zero(lo, hi))
+        }
+        _ => {
+            // Columns: min x, y, z, max x, y, z.
+            let y_in = V::and(ld(1).le(q[4]), q[1].le(ld(4)));
+            let z_in = V::and(ld(2).le(q[5]), q[2].le(ld(5)));
+            V::and(y_in, z_in)
+        }
+    }
+}
+
 /// Calls `hit(t)` for every box at sorted position `t` in `range` that overlaps `q` (closed, on
 /// all three axes; the caller picks a range holding every box that can), ascending, a buffer at a
 /// time as [`scan`].
 #[inline(always)]
 pub(super) fn window_scan<V: Lanes>(
     set: &SortedBoxes,
-    q: [f32; 6],
+    q: Row,
     range: Range<usize>,
     mut hit: impl FnMut(usize),
 ) {
@@ -126,7 +196,7 @@ pub(super) fn window_scan<V: Lanes>(
 #[inline(always)]
 fn window_into<V: Lanes>(
     set: &SortedBoxes,
-    q: [f32; 6],
+    q: Row,
     range: Range<usize>,
     buf: &mut [u32; HITS],
 ) -> (usize, usize) {
@@ -134,8 +204,8 @@ fn window_into<V: Lanes>(
     let all = all_lanes::<V>();
     let (min_x, min_y, min_z) = (V::splat(q[0]), V::splat(q[1]), V::splat(q[2]));
     let (max_x, max_y, max_z) = (V::splat(q[3]), V::splat(q[4]), V::splat(q[5]));
-    let [c0, c1, c2, c3, c4, c5] = &set.cols;
-    let (c0, c1, c2, c3, c4, c5) = (&c0[..], &c1[..], &c2[..], &c3[..], &c4[..], &c5[..]);
+    let col = |k: usize| &set.cols[k][..];
+    let (c0, c1, c2, c3, c4, c5) = (col(0), col(1), col(2), col(3), col(4), col(5));
     let mut b = range.start / V::N;
     let mut lanes = (all << (range.start % V::N)) & all;
     let end_block = range.end.div_ceil(V::N);
@@ -176,20 +246,21 @@ impl<F: FnMut(u32, u32)> Batch for Complete<'_, F> {
     #[inline(always)]
     fn run<V: Lanes>(&mut self) {
         match self.set.shape {
-            Shape::Boxes => self.sweep::<V, false>(),
-            Shape::Spheres => self.sweep::<V, true>(),
+            Shape::Boxes => self.sweep::<V, BOXES>(),
+            Shape::Spheres => self.sweep::<V, SPHERES>(),
+            Shape::Octahedra => self.sweep::<V, OCTAHEDRA>(),
         }
     }
 }
 
 impl<F: FnMut(u32, u32)> Complete<'_, F> {
     #[inline(always)]
-    fn sweep<V: Lanes, const SPHERES: bool>(&mut self) {
+    fn sweep<V: Lanes, const SHAPE: u8>(&mut self) {
         let set = self.set;
         for s in self.range.clone() {
             let a = set.perm[s];
             let pair = &mut self.pair;
-            scan::<V, SPHERES>(set, set.row(s), s + 1, |t| {
+            scan::<V, SHAPE>(set, set.row(s), s + 1, |t| {
                 let b = set.perm[t];
                 if a < b { pair(a, b) } else { pair(b, a) }
             });
@@ -215,15 +286,16 @@ impl<F: FnMut(u32, u32)> Batch for Bipartite<'_, F> {
     #[inline(always)]
     fn run<V: Lanes>(&mut self) {
         match self.a.shape {
-            Shape::Boxes => self.sweep::<V, false>(),
-            Shape::Spheres => self.sweep::<V, true>(),
+            Shape::Boxes => self.sweep::<V, BOXES>(),
+            Shape::Spheres => self.sweep::<V, SPHERES>(),
+            Shape::Octahedra => self.sweep::<V, OCTAHEDRA>(),
         }
     }
 }
 
 impl<F: FnMut(u32, u32)> Bipartite<'_, F> {
     #[inline(always)]
-    fn sweep<V: Lanes, const SPHERES: bool>(&mut self) {
+    fn sweep<V: Lanes, const SHAPE: u8>(&mut self) {
         let (a, b) = (self.a, self.b);
         let (mut i, mut j) = (self.a_range.start, self.b_range.start);
         let (a_end, b_end) = (self.a_range.end, self.b_range.end);
@@ -232,11 +304,11 @@ impl<F: FnMut(u32, u32)> Bipartite<'_, F> {
             let a_first = i < a_end && (j >= b.len || a.get(MIN_X, i) < b.get(MIN_X, j));
             if a_first {
                 let ia = a.perm[i];
-                scan::<V, SPHERES>(b, a.row(i), j, |t| pair(ia, b.perm[t]));
+                scan::<V, SHAPE>(b, a.row(i), j, |t| pair(ia, b.perm[t]));
                 i += 1;
             } else if j < b_end {
                 let ib = b.perm[j];
-                scan::<V, SPHERES>(a, b.row(j), i, |t| pair(a.perm[t], ib));
+                scan::<V, SHAPE>(a, b.row(j), i, |t| pair(a.perm[t], ib));
                 j += 1;
             } else {
                 break;

@@ -30,7 +30,7 @@ pub use frustum::{AabbsVsFrustum, SpheresVsFrustum};
 pub(crate) use obb_obb::{AABB_QUERY_SCALE, MARGIN_FLOOR, OBB_QUERY_SCALE};
 pub use obb_obb::{AabbsVsObb, ObbsVsObb};
 pub use octahedron::OctahedraVsOctahedron;
-pub(crate) use octahedron::PREFETCH_MIN_LEN;
+pub(crate) use octahedron::{PREFETCH_MIN_LEN, sums_straddle_zero};
 pub use pairwise::{AabbPairs, OctahedronPairs, SphereAabbPairs, SphereObbPairs};
 pub(crate) use sphere_box::HUGE_RADIUS_SCALE;
 pub use sphere_box::{AabbsVsSphere, SpheresVsBox};
