@@ -12,7 +12,7 @@
 
 mod common;
 
-use bvlanes::broadphase::{self, Sweep};
+use bvlanes::broadphase::{self, Sweep, SweepAxis};
 use bvlanes::{Aabb, Aabbs, Backend, BvError};
 use common::TestRng;
 
@@ -933,6 +933,12 @@ fn assert_bipartite_order(what: &str, a: &[Aabb], b: &[Aabb], pairs: &[Pair]) {
     });
 }
 
+/// The sweep along x, whose order the order tests spell out (the default axis is chosen from
+/// the data).
+fn x_sweep() -> Sweep {
+    Sweep::new().with_axis(SweepAxis::X)
+}
+
 #[test]
 fn order_is_the_sweep_order() {
     let mut rng = TestRng::named(13, "order");
@@ -944,14 +950,14 @@ fn order_is_the_sweep_order() {
         ];
         for (name, items) in &scenes {
             let what = format!("{name}, n = {n}");
-            let pairs = broadphase::complete_pairs(&boxes_of(items));
+            let pairs = x_sweep().complete_pairs(&boxes_of(items));
             assert_complete_order(&what, items, &pairs);
             let other = match *name {
                 "terdiman" => terdiman(&mut rng, n, 1.0),
                 "uniform" => uniform(&mut rng, n, 60.0),
                 _ => lattice(&mut rng, n),
             };
-            let pairs = broadphase::bipartite_pairs(&boxes_of(items), &boxes_of(&other));
+            let pairs = x_sweep().bipartite_pairs(&boxes_of(items), &boxes_of(&other));
             assert_bipartite_order(&format!("{what}, bipartite"), items, &other, &pairs);
         }
     }
@@ -967,9 +973,9 @@ fn order_is_the_sweep_order() {
     };
     for n in [2, 10, 67, 200] {
         let (a, b) = (ties(&mut rng, n), ties(&mut rng, n / 2 + 1));
-        let pairs = broadphase::complete_pairs(&boxes_of(&a));
+        let pairs = x_sweep().complete_pairs(&boxes_of(&a));
         assert_complete_order(&format!("{n} boxes, min x in 0, 1"), &a, &pairs);
-        let pairs = broadphase::bipartite_pairs(&boxes_of(&a), &boxes_of(&b));
+        let pairs = x_sweep().bipartite_pairs(&boxes_of(&a), &boxes_of(&b));
         let what = format!("{n} x {} boxes, min x in 0, 1", b.len());
         assert_bipartite_order(&what, &a, &b, &pairs);
     }
@@ -988,10 +994,46 @@ fn order_ties_between_signed_zero_min_x_are_by_index() {
     let pairs =
         check_complete_against("40 boxes with min x = +-0", &items, &brute_complete(&items));
     assert_eq!(pairs.len(), 40 * 39 / 2);
+    let pairs = x_sweep().complete_pairs(&boxes_of(&items));
     assert_complete_order("40 boxes with min x = +-0", &items, &pairs);
     let b: Vec<Aabb> = items.iter().rev().copied().collect();
-    let pairs = check_bipartite("40 x 40 boxes with min x = +-0", &items, &b);
+    check_bipartite("40 x 40 boxes with min x = +-0", &items, &b);
+    let pairs = x_sweep().bipartite_pairs(&boxes_of(&items), &boxes_of(&b));
     assert_bipartite_order("40 x 40 boxes with min x = +-0", &items, &b, &pairs);
+}
+
+/// Every fixed axis gives the brute force's pairs (in its own order); `Auto` picks the axis
+/// along which the boxes spread out, and keeps x for isotropic data.
+#[test]
+fn every_axis_gives_the_same_pairs_and_auto_picks_the_spread_one() {
+    let mut rng = TestRng::named(29, "axes");
+    for n in [0, 1, 2, 67, 700] {
+        let items = terdiman(&mut rng, n, 1.0);
+        let mut want = brute_complete(&items);
+        want.sort_unstable();
+        let boxes = boxes_of(&items);
+        for axis in [SweepAxis::X, SweepAxis::Y, SweepAxis::Z, SweepAxis::Auto] {
+            for &b in Backend::available() {
+                let s = Sweep::new().with_backend(b).unwrap().with_axis(axis);
+                let mut got = s.complete_pairs(&boxes);
+                got.sort_unstable();
+                assert_eq!(got, want, "n {n}, {axis:?}, {b}");
+            }
+        }
+    }
+    // Long in z, thin and crowded in x and y: z is the axis.
+    let items: Vec<Aabb> = (0..300)
+        .map(|i| {
+            let z = i as f32 * 10.0;
+            Aabb::new([0.0, 0.0, z], [1.0, 1.0, z + 1.0])
+        })
+        .collect();
+    let boxes = boxes_of(&items);
+    assert_eq!(Sweep::new().axis_for(&boxes), SweepAxis::Z);
+    assert_eq!(broadphase::complete_pairs(&boxes), []);
+    // Isotropic: x.
+    let items = terdiman(&mut rng, 1000, 1.0);
+    assert_eq!(Sweep::new().axis_for(&boxes_of(&items)), SweepAxis::X);
 }
 
 // =================================================================================================

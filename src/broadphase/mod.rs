@@ -5,21 +5,29 @@
 //! every axis (touching faces, edges and corners count; a zero-size box is a point).
 //!
 //! # Method
-//! The boxes are sorted by min x with a radix sort on the float bits (stable, so ties keep index
-//! order) and copied into sorted SoA chunks. The sweep takes each box in that order and scans the
-//! boxes after it while their min x is at most its max x, testing the y and z intervals of `V::N`
-//! boxes per instruction (8 on AVX2, 4 on SSE, 1 on the scalar tier) and emitting only the set
-//! bits of each block's mask. The whole sweep runs inside one `#[target_feature]` call per task.
-//! Every overlapping pair is found once, when its first box (in sorted order) is swept: the other
-//! box comes later, with a min x at most the first's max x. See `docs/algorithms.md`,
-//! "Broadphase".
+//! The boxes are sorted by their min along the sweep axis with a radix sort on the float bits
+//! (stable, so ties keep index order) and copied into sorted SoA chunks. The sweep takes each box
+//! in that order and scans the boxes after it while their min is at most its max, testing the
+//! other two intervals of `V::N` boxes per instruction (8 on AVX2, 4 on SSE, 1 on the scalar
+//! tier) and emitting only the set bits of each block's mask. The whole sweep runs inside one
+//! `#[target_feature]` call per task. Every overlapping pair is found once, when its first box
+//! (in sorted order) is swept: the other box comes later, with a min at most the first's max.
+//! Spheres and octahedra share the sweep with their own exact tests ([`Sweepable`]). See
+//! `docs/algorithms.md`, "Broadphase".
+//!
+//! # Axis
+//! [`SweepAxis::Auto`] (the default) sweeps along x unless another axis is clearly better for the
+//! data: the one with the smallest ratio of mean extent to the spread of centres, if it beats x's
+//! by a factor 1.5 (a scene long in z and crowded in x sweeps along z). [`Sweep::axis_for`] tells
+//! which axis a set gets; [`Sweep::with_axis`] fixes it.
 //!
 //! # Order
-//! Pairs come in sweep order: grouped by the pair's first box in ascending (min x, index) order,
-//! and within a group by the second box in the same order. A complete pair is `(i, j)` with
-//! `i < j`; a bipartite pair is `(index in a, index in b)`, its first box being the one earlier in
-//! the merged order of the two sets (by min x; on equal min x, `b`'s box first). The order, like
-//! the set, is the same on every backend and for every thread count.
+//! Pairs come in sweep order: grouped by the pair's first box in ascending (min along the sweep
+//! axis, index) order, and within a group by the second box in the same order (`-0.0` and `+0.0`
+//! are equal mins). A complete pair is `(i, j)` with `i < j`; a bipartite pair is
+//! `(index in a, index in b)`, its first box being the one earlier in the merged order of the two
+//! sets (by min; on equal mins, `b`'s box first). The order, like the set, is the same on every
+//! backend and for every thread count; it depends on the data only through the sweep axis.
 //!
 //! ```
 //! use bvlanes::broadphase::{self, Sweep};
@@ -59,30 +67,111 @@ impl Sweepable for Spheres {}
 impl Sweepable for Octahedra {}
 
 mod sealed {
-    use super::sorted::SortedBoxes;
+    use super::sorted::{self, AxisStats, SortedBoxes};
 
     /// Seals [`Sweepable`](super::Sweepable): how a set is sorted for the sweep.
     pub trait Sealed {
-        /// The set sorted by the min x of its sweep rows.
-        fn sorted(&self) -> SortedBoxes;
+        /// The set sorted by the min of its sweep rows along `axis` (0, 1, 2: x, y, z).
+        fn sorted(&self, axis: usize) -> SortedBoxes;
+        /// Extents and centres per axis, for choosing the axis.
+        fn stats(&self) -> AxisStats;
+        /// Number of elements.
+        fn count(&self) -> usize;
     }
 
     impl Sealed for crate::Aabbs {
-        fn sorted(&self) -> SortedBoxes {
-            SortedBoxes::new(self)
+        fn sorted(&self, axis: usize) -> SortedBoxes {
+            SortedBoxes::new(self, axis)
+        }
+        fn stats(&self) -> AxisStats {
+            sorted::box_stats(self)
+        }
+        fn count(&self) -> usize {
+            self.len()
         }
     }
 
     impl Sealed for crate::Spheres {
-        fn sorted(&self) -> SortedBoxes {
-            SortedBoxes::spheres(self)
+        fn sorted(&self, axis: usize) -> SortedBoxes {
+            SortedBoxes::spheres(self, axis)
+        }
+        fn stats(&self) -> AxisStats {
+            sorted::sphere_stats(self)
+        }
+        fn count(&self) -> usize {
+            self.len()
         }
     }
 
     impl Sealed for crate::Octahedra {
-        fn sorted(&self) -> SortedBoxes {
-            SortedBoxes::octahedra(self)
+        fn sorted(&self, axis: usize) -> SortedBoxes {
+            SortedBoxes::octahedra(self, axis)
         }
+        fn stats(&self) -> AxisStats {
+            sorted::octahedron_stats(self)
+        }
+        fn count(&self) -> usize {
+            self.len()
+        }
+    }
+}
+
+/// The axis a sweep sorts and scans along.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum SweepAxis {
+    /// Along x.
+    X,
+    /// Along y.
+    Y,
+    /// Along z.
+    Z,
+    /// Chosen per call from the data (the default): the axis with the smallest ratio of mean
+    /// extent to the standard deviation of centres (fewest elements per extent, so fewest
+    /// candidates per scan), but x unless that ratio beats x's by a factor 1.5 (so nearly
+    /// isotropic data keeps the x order). Ties go to the earlier axis.
+    #[default]
+    Auto,
+}
+
+impl SweepAxis {
+    /// The index (0, 1, 2) of a fixed axis.
+    fn index(self) -> Option<usize> {
+        match self {
+            SweepAxis::X => Some(0),
+            SweepAxis::Y => Some(1),
+            SweepAxis::Z => Some(2),
+            SweepAxis::Auto => None,
+        }
+    }
+
+    /// The fixed axis of index `a`.
+    fn of(a: usize) -> SweepAxis {
+        [SweepAxis::X, SweepAxis::Y, SweepAxis::Z][a]
+    }
+}
+
+/// The automatic axis for `stats` summed over `n` elements (see [`SweepAxis::Auto`]).
+fn choose_axis(stats: &sorted::AxisStats, n: usize) -> usize {
+    if n < 2 {
+        return 0;
+    }
+    let n = n as f64;
+    let ratio = |a: usize| {
+        let [w, c, c2] = stats[a];
+        let var = (c2 / n - (c / n) * (c / n)).max(0.0);
+        let sd = var.sqrt();
+        if sd > 0.0 {
+            (w / n) / sd
+        } else {
+            f64::INFINITY
+        }
+    };
+    let r = [ratio(0), ratio(1), ratio(2)];
+    let best = (1..3).fold(0, |b, a| if r[a] < r[b] { a } else { b });
+    if best != 0 && r[best] * 1.5 < r[0] {
+        best
+    } else {
+        0
     }
 }
 
@@ -91,6 +180,7 @@ mod sealed {
 pub struct Sweep {
     backend: Backend,
     threads: usize,
+    axis: SweepAxis,
 }
 
 impl Default for Sweep {
@@ -113,6 +203,7 @@ impl Sweep {
         Sweep {
             backend: Backend::detect(),
             threads: default_threads(),
+            axis: SweepAxis::Auto,
         }
     }
 
@@ -139,6 +230,38 @@ impl Sweep {
         }
     }
 
+    /// The same sweep along `axis` ([`SweepAxis::Auto`] by default). The pairs do not change;
+    /// their order follows the axis (see the [module docs](self)).
+    #[must_use]
+    pub fn with_axis(self, axis: SweepAxis) -> Sweep {
+        Sweep { axis, ..self }
+    }
+
+    /// The axis this sweep uses for `set` (for [`SweepAxis::Auto`], the one chosen from the data;
+    /// never `Auto`).
+    #[must_use]
+    pub fn axis_for<C: Sweepable>(&self, set: &C) -> SweepAxis {
+        SweepAxis::of(self.axis_index(&[set]))
+    }
+
+    /// The axis index for the union of `sets`.
+    fn axis_index<C: Sweepable>(&self, sets: &[&C]) -> usize {
+        self.axis.index().unwrap_or_else(|| {
+            let mut stats = [[0.0; 3]; 3];
+            let mut n = 0;
+            for set in sets {
+                let s = set.stats();
+                for (a, row) in stats.iter_mut().enumerate() {
+                    for (k, v) in row.iter_mut().enumerate() {
+                        *v += s[a][k];
+                    }
+                }
+                n += set.count();
+            }
+            choose_axis(&stats, n)
+        })
+    }
+
     /// The backend the inner loops run on.
     #[must_use]
     pub fn backend(&self) -> Backend {
@@ -163,7 +286,7 @@ impl Sweep {
     /// Calls `f(i, j)` for every overlapping pair, as [`complete_pairs`](Self::complete_pairs)
     /// lists them (same pairs, same order).
     pub fn for_each_complete_pair<C: Sweepable>(&self, boxes: &C, mut f: impl FnMut(u32, u32)) {
-        let set = boxes.sorted();
+        let set = boxes.sorted(self.axis_index(&[boxes]));
         let tasks = self.tasks(set.len);
         if tasks == 1 {
             let mut batch = Complete {
@@ -210,7 +333,7 @@ impl Sweep {
 
     /// The complete sweep's pairs, task by task in order.
     fn complete_parts<C: Sweepable>(&self, boxes: &C, mut part: impl FnMut(Vec<(u32, u32)>)) {
-        let set = boxes.sorted();
+        let set = boxes.sorted(self.axis_index(&[boxes]));
         let tasks = self.tasks(set.len);
         for p in self.complete_tasks(&set, tasks) {
             part(p);
@@ -246,7 +369,8 @@ impl Sweep {
         b: &C,
         mut part: impl FnMut(Vec<(u32, u32)>),
     ) {
-        let (a, b) = (a.sorted(), b.sorted());
+        let axis = self.axis_index(&[a, b]);
+        let (a, b) = (a.sorted(axis), b.sorted(axis));
         let tasks = self.tasks(a.len + b.len);
         let stretches = merged_splits(&a, &b, tasks);
         let parts = run_tasks(&stretches, |(a_range, b_range)| {

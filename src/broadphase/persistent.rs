@@ -39,7 +39,9 @@ const MOVED_SHARE_FOR_FULL: usize = 8;
 #[derive(Clone, Debug, Default)]
 pub struct SweepAndPrune {
     sweep: Sweep,
-    /// Last frame's boxes, by index.
+    /// The sweep axis (0, 1, 2) of the last full sweep, kept by incremental updates.
+    axis: usize,
+    /// Last frame's boxes, by index, as rows along `axis`.
     rows: Vec<Row>,
     /// Last frame's sorted order (original indices in ascending (min x, index) order).
     order: Vec<u32>,
@@ -61,7 +63,8 @@ impl SweepAndPrune {
 
     /// This frame's pairs (see the [type docs](Self)).
     pub fn update(&mut self, boxes: &Aabbs) -> &[(u32, u32)] {
-        let rows = box_rows(boxes);
+        // The axis stays while updates are incremental; a full sweep chooses it again.
+        let mut rows = box_rows(boxes, self.axis);
         let moved: Vec<u32> = if rows.len() == self.rows.len() {
             (0..rows.len() as u32)
                 .filter(|&i| rows[i as usize] != self.rows[i as usize])
@@ -94,7 +97,16 @@ impl SweepAndPrune {
             self.added = difference(&fresh, &stale);
             self.removed = difference(&stale, &fresh);
         } else {
-            let set = SortedBoxes::new(boxes);
+            let axis = self.sweep.axis_index(&[boxes]);
+            if axis != self.axis {
+                self.axis = axis;
+                rows = box_rows(boxes, axis);
+            }
+            let set = SortedBoxes::from_order(
+                Shape::Boxes,
+                &rows,
+                radix_sort(&rows.iter().map(|r| order_key(r[MIN_X])).collect::<Vec<_>>()),
+            );
             let mut pairs = self.sweep.sweep_sorted(&set);
             pairs.sort_unstable();
             self.order = set.perm;

@@ -5,7 +5,9 @@ use crate::round::{f32_at_least, f32_at_most};
 use crate::soa::Chunk;
 use crate::{Aabbs, Octahedra, Spheres};
 
-/// Column 0 of every shape's rows: the min x the set is sorted and swept by.
+/// Column 0 of every shape's rows: the min along the sweep axis ("min x" in the comments of
+/// this module and `sweep.rs`, where the sweep axis is called x), which the set is sorted and
+/// swept by.
 pub(super) const MIN_X: usize = 0;
 
 /// The most columns a shape's rows have.
@@ -53,25 +55,26 @@ pub struct SortedBoxes {
 }
 
 impl SortedBoxes {
-    /// Sorts `boxes` by min x (ties by index: the radix sort is stable) and copies them.
-    pub(super) fn new(boxes: &Aabbs) -> SortedBoxes {
-        SortedBoxes::sort(Shape::Boxes, box_rows(boxes))
+    /// Sorts `boxes` by their min along `axis` (ties by index: the radix sort is stable) and
+    /// copies them.
+    pub(super) fn new(boxes: &Aabbs, axis: usize) -> SortedBoxes {
+        SortedBoxes::sort(Shape::Boxes, box_rows(boxes, axis))
     }
 
-    /// Sorts spheres by the min x of their widened extent and copies them.
-    pub(super) fn spheres(spheres: &Spheres) -> SortedBoxes {
+    /// Sorts spheres by the min along `axis` of their widened extent and copies them.
+    pub(super) fn spheres(spheres: &Spheres, axis: usize) -> SortedBoxes {
         let view = spheres.view();
         let rows = (0..spheres.len())
-            .map(|i| sphere_row([0, 1, 2, 3].map(|k| view.lane(k, i))))
+            .map(|i| sphere_row([0, 1, 2, 3].map(|k| view.lane(k, i)), axis))
             .collect();
         SortedBoxes::sort(Shape::Spheres, rows)
     }
 
-    /// Sorts octahedra by the min x of their x extent and copies them.
-    pub(super) fn octahedra(octahedra: &Octahedra) -> SortedBoxes {
+    /// Sorts octahedra by the min along `axis` of their extent and copies them.
+    pub(super) fn octahedra(octahedra: &Octahedra, axis: usize) -> SortedBoxes {
         let view = octahedra.view();
         let rows = (0..octahedra.len())
-            .map(|i| octahedron_row(core::array::from_fn(|k| view.lane(k, i))))
+            .map(|i| octahedron_row(core::array::from_fn(|k| view.lane(k, i)), axis))
             .collect();
         SortedBoxes::sort(Shape::Octahedra, rows)
     }
@@ -125,36 +128,64 @@ impl SortedBoxes {
     }
 }
 
-/// The rows of `boxes`: min x, y, z, max x, y, z.
-pub(super) fn box_rows(boxes: &Aabbs) -> Vec<Row> {
+/// The other two axes of `axis`, in order.
+#[inline]
+pub(super) fn others(axis: usize) -> [usize; 2] {
+    match axis {
+        0 => [1, 2],
+        1 => [0, 2],
+        _ => [0, 1],
+    }
+}
+
+/// The rows of `boxes` swept along `axis` (`a`, the others `b < c`): min a, b, c, max a, b, c.
+pub(super) fn box_rows(boxes: &Aabbs, axis: usize) -> Vec<Row> {
     let view = boxes.view();
+    let [b, c] = others(axis);
+    let order = [axis, b, c, 3 + axis, 3 + b, 3 + c];
     (0..boxes.len())
-        .map(|i| core::array::from_fn(|k| if k < 6 { view.lane(k, i) } else { 0.0 }))
+        .map(|i| core::array::from_fn(|k| if k < 6 { view.lane(order[k], i) } else { 0.0 }))
         .collect()
 }
 
-/// The sweep row of octahedron `(up A..D, down A..D)`: `[min x, up, max x, down]`. With the
-/// axes `A = (1, 1, 1)`, `B = (1, -1, -1)`, `C = (-1, 1, -1)`, `D = (-1, -1, 1)`,
-/// `x = (A.p + B.p - C.p - D.p) / 4`, so every point of the octahedron has x in
-/// `[(up_A + up_B - down_C - down_D) / 4, (down_A + down_B - up_C - up_D) / 4]`, evaluated in f64,
-/// widened by `2^-40` of the magnitudes summed (covering the f64 rounding) and rounded outwards.
-/// Two octahedra whose x intervals are apart fail one of the exact test's eight comparisons
-/// (`(down_A - up'_A) + (down_B - up'_B) + (down'_C - up_C) + (down'_D - up_D) < 0` puts one term
-/// below zero), so the sweep reaches every pair the test accepts.
-pub(super) fn octahedron_row(t: [f32; 8]) -> Row {
+/// Signs of the tetrahedron axes' bounds in each coordinate: with `A = (1, 1, 1)`,
+/// `B = (1, -1, -1)`, `C = (-1, 1, -1)`, `D = (-1, -1, 1)`, `x = (A + B - C - D) . p / 4`,
+/// `y = (A - B + C - D) . p / 4`, `z = (A - B - C + D) . p / 4`.
+const OCTA_SIGNS: [[f64; 4]; 3] = [
+    [1.0, 1.0, -1.0, -1.0],
+    [1.0, -1.0, 1.0, -1.0],
+    [1.0, -1.0, -1.0, 1.0],
+];
+
+/// The sweep row of octahedron `(up A..D, down A..D)` along `axis`: `[min a, up, max a, down]`.
+/// With the signs of [`OCTA_SIGNS`], every point of the octahedron has coordinate `a` in
+/// `[sum_k (s_k > 0 ? up_k : -down_k) / 4, sum_k (s_k > 0 ? down_k : -up_k) / 4]`, evaluated in
+/// f64, widened by `2^-40` of the magnitudes summed (covering the f64 rounding) and rounded
+/// outwards. Two octahedra whose intervals are apart fail one of the exact test's eight
+/// comparisons (the difference of the two bounds is a signed sum of four `down - up'` terms, so
+/// one of them is negative), so the sweep reaches every pair the test accepts.
+pub(super) fn octahedron_row(t: [f32; 8], axis: usize) -> Row {
     let v = t.map(f64::from);
     let (up, down) = (&v[..4], &v[4..]);
     let mag = v.iter().map(|x| x.abs()).sum::<f64>();
     let slack = mag * (1.0 / (1u64 << 40) as f64);
-    let lo = (up[0] + up[1] - down[2] - down[3]) * 0.25 - slack;
-    let hi = (down[0] + down[1] - up[2] - up[3]) * 0.25 + slack;
+    let (mut lo, mut hi) = (0.0, 0.0);
+    for (k, &s) in OCTA_SIGNS[axis].iter().enumerate() {
+        if s > 0.0 {
+            lo += up[k];
+            hi += down[k];
+        } else {
+            lo -= down[k];
+            hi -= up[k];
+        }
+    }
     [
-        f32_at_most(lo),
+        f32_at_most(lo * 0.25 - slack),
         t[0],
         t[1],
         t[2],
         t[3],
-        f32_at_least(hi),
+        f32_at_least(hi * 0.25 + slack),
         t[4],
         t[5],
         t[6],
@@ -162,21 +193,76 @@ pub(super) fn octahedron_row(t: [f32; 8]) -> Row {
     ]
 }
 
-/// The sweep row of sphere `(x, y, z, r)`: `[min x, x, y, max x, z, r]`, where `[min x, max x]`
-/// is `x -+ (r + w)` with `w = 2^-20 (|x| + r) + 2^-70`, evaluated in f64 and rounded outwards.
-/// The exact test (`(dx^2 + dy^2) + dz^2 <= (r_a + r_b)^2` in f32, the crate's sphere-sphere test)
-/// may accept spheres a few f32 ulps of `|x_a| + |x_b| + r_a + r_b` farther apart than touching,
-/// and, where the squares underflow, up to about `2^-73.5` apart whatever their radii (three
-/// squares each flushed by up to `2^-150`); the widening `w` covers both by far, so every pair the
-/// exact test accepts has overlapping x intervals and is reached by the sweep.
-pub(super) fn sphere_row([x, y, z, r]: [f32; 4]) -> Row {
-    let (xf, rf) = (f64::from(x), f64::from(r));
-    let reach = rf + (xf.abs() + rf) * (1.0 / 1_048_576.0) + SPHERE_FLOOR;
+/// Per axis, over a set's elements: the sum of their extents along it, and the sum and the sum
+/// of squares of their centres along it (for choosing the sweep axis).
+pub(super) type AxisStats = [[f64; 3]; 3];
+
+/// Adds an element's extent `[lo, hi]` along `axis` to `stats`.
+#[inline]
+fn add_extent(stats: &mut AxisStats, axis: usize, lo: f64, hi: f64) {
+    let c = 0.5 * (lo + hi);
+    stats[axis][0] += hi - lo;
+    stats[axis][1] += c;
+    stats[axis][2] += c * c;
+}
+
+/// [`AxisStats`] of boxes.
+pub(super) fn box_stats(boxes: &Aabbs) -> AxisStats {
+    let view = boxes.view();
+    let mut stats = [[0.0; 3]; 3];
+    for i in 0..boxes.len() {
+        for a in 0..3 {
+            let (lo, hi) = (view.lane(a, i), view.lane(3 + a, i));
+            add_extent(&mut stats, a, f64::from(lo), f64::from(hi));
+        }
+    }
+    stats
+}
+
+/// [`AxisStats`] of spheres.
+pub(super) fn sphere_stats(spheres: &Spheres) -> AxisStats {
+    let view = spheres.view();
+    let mut stats = [[0.0; 3]; 3];
+    for i in 0..spheres.len() {
+        let r = f64::from(view.lane(3, i));
+        for a in 0..3 {
+            let c = f64::from(view.lane(a, i));
+            add_extent(&mut stats, a, c - r, c + r);
+        }
+    }
+    stats
+}
+
+/// [`AxisStats`] of octahedra.
+pub(super) fn octahedron_stats(octahedra: &Octahedra) -> AxisStats {
+    let view = octahedra.view();
+    let mut stats = [[0.0; 3]; 3];
+    for i in 0..octahedra.len() {
+        let t: [f32; 8] = core::array::from_fn(|k| view.lane(k, i));
+        for a in 0..3 {
+            let row = octahedron_row(t, a);
+            add_extent(&mut stats, a, f64::from(row[0]), f64::from(row[5]));
+        }
+    }
+    stats
+}
+
+/// The sweep row of sphere `(x, y, z, r)` along `axis` (coordinate `a`): `[min a, x, y, max a,
+/// z, r]`, where `[min a, max a]` is `a -+ (r + w)` with `w = 2^-20 (|a| + r) + 2^-70`, evaluated
+/// in f64 and rounded outwards. The exact test (`(dx^2 + dy^2) + dz^2 <= (r_a + r_b)^2` in f32,
+/// the crate's sphere-sphere test) may accept spheres a few f32 ulps of
+/// `|a_1| + |a_2| + r_1 + r_2` farther apart along `a` than touching, and, where the squares
+/// underflow, up to about `2^-73.5` apart whatever their radii (three squares each flushed by up
+/// to `2^-150`); the widening `w` covers both by far, so every pair the exact test accepts has
+/// overlapping intervals and is reached by the sweep.
+pub(super) fn sphere_row([x, y, z, r]: [f32; 4], axis: usize) -> Row {
+    let (af, rf) = (f64::from([x, y, z][axis]), f64::from(r));
+    let reach = rf + (af.abs() + rf) * (1.0 / 1_048_576.0) + SPHERE_FLOOR;
     [
-        f32_at_most(xf - reach),
+        f32_at_most(af - reach),
         x,
         y,
-        f32_at_least(xf + reach),
+        f32_at_least(af + reach),
         z,
         r,
         0.0,
