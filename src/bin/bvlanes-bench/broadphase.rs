@@ -93,6 +93,11 @@ pub fn run(ctx: &Ctx<'_>, targets: &mut Vec<Target>) -> Vec<Table> {
         };
         scene_rows(ctx, &mut t, targets, &scene);
     }
+    for n in ctx.n.map_or(TERDIMAN_SIZES.to_vec(), |n| vec![n]) {
+        ctx.progress
+            .note(&format!("broadphase: spheres, terdiman-like, {n}"));
+        sphere_rows(ctx, &mut t, n);
+    }
     let sap_n = ctx.n.unwrap_or(TERDIMAN_SIZES[1]);
     ctx.progress.note(&format!(
         "broadphase: SweepAndPrune, terdiman {sap_n} boxes, 1 % moving"
@@ -254,6 +259,117 @@ fn scene_rows(ctx: &Ctx<'_>, t: &mut Table, targets: &mut Vec<Target>, scene: &B
                     .to_owned(),
             );
         }
+    }
+}
+
+/// Spheres the Terdiman way (integer centres uniform in [-2048, 2047]^3, integer radii 0..127,
+/// fixed seed): `complete_pairs(&spheres)` on each timed backend (1 thread) and on all threads.
+/// The pairs of every row must be the same set; up to 10,000 spheres they are checked against
+/// the crate's own sphere query run for every sphere (`Spheres::hits`), and the scalar tier is
+/// timed only there.
+fn sphere_rows(ctx: &Ctx<'_>, t: &mut Table, n: usize) {
+    use bvlanes::{Sphere, Spheres};
+    let mut x = 0x5eed_5a11_u64 ^ n as u64;
+    let mut next = move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    let list: Vec<Sphere> = (0..n)
+        .map(|_| {
+            let c = [0; 3].map(|_| (next() % 4096) as f32 - 2048.0);
+            Sphere::new(c, (next() % 128) as f32)
+        })
+        .collect();
+    let spheres = Spheres::from_slice(&list).expect("valid spheres");
+    let reference: Option<Vec<(u32, u32)>> = (n <= BRUTE_TIMED_MAX).then(|| {
+        let mut out = Vec::new();
+        for (i, s) in spheres.iter().enumerate() {
+            out.extend(
+                spheres
+                    .hits(&s)
+                    .filter(|&j| j as usize > i)
+                    .map(|j| (i as u32, j)),
+            );
+        }
+        out.sort_unstable();
+        out
+    });
+    // The scalar tier only where it takes well under a second.
+    let mut configs: Vec<(String, Sweep)> = ctx
+        .backends
+        .iter()
+        .filter(|&&b| b != Backend::Scalar || n <= BRUTE_TIMED_MAX)
+        .map(|&b| {
+            let s = Sweep::new()
+                .with_backend(b)
+                .expect("a timed backend runs here");
+            (format!("bvlanes spheres {b}, 1 thread"), s.with_threads(1))
+        })
+        .collect();
+    let all = Sweep::new();
+    configs.push((
+        format!(
+            "bvlanes spheres {}, {} threads",
+            all.backend(),
+            all.threads()
+        ),
+        all,
+    ));
+    let mut sets = Vec::new();
+    let mut vs = Vec::new();
+    for (label, s) in &configs {
+        let mut got = s.complete_pairs(&spheres);
+        got.sort_unstable();
+        sets.push(got);
+        let spheres = &spheres;
+        let s = *s;
+        vs.push(Variant::new(label.clone(), 1, move |_| {
+            black_box(s.complete_pairs(black_box(spheres))).len() as u64
+        }));
+    }
+    let agree = sets.windows(2).all(|w| w[0] == w[1])
+        && reference
+            .as_ref()
+            .is_none_or(|r| sets.first().is_none_or(|g| g == r));
+    let rounds = if n >= BIG {
+        ctx.rounds.min(BIG_ROUNDS + 3)
+    } else {
+        ctx.rounds
+    };
+    measure(&mut vs, rounds, ctx.slice);
+    let pairs = sets.first().map_or(0, Vec::len) as u64;
+    for (label, _) in &configs {
+        let v = find(&vs, label);
+        let ms = v.median() * 1e3;
+        t.push(vec![
+            Cell::text("spheres (terdiman-like)"),
+            Cell::count(n as u64),
+            Cell::text(label),
+            Cell::num(ms, sig3(ms)),
+            Cell::count(pairs),
+            Cell::num(
+                n as f64 / v.median() / 1e6,
+                sig3(n as f64 / v.median() / 1e6),
+            ),
+            Cell::Empty,
+        ]);
+    }
+    if agree {
+        t.notes.push(format!(
+            "spheres, {n}: every row's pairs are the same set{}",
+            if reference.is_some() {
+                ", equal to `Spheres::hits` run for every sphere"
+            } else {
+                ""
+            }
+        ));
+    } else {
+        eprintln!("MISMATCH in broadphase: sphere pairs differ between rows or from Spheres::hits");
+        t.notes.push(format!(
+            "**MISMATCH**: sphere pairs ({n}) differ between rows or from `Spheres::hits`"
+        ));
     }
 }
 
