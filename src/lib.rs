@@ -91,6 +91,7 @@ mod round;
 pub mod seeds;
 mod soa;
 mod strategy;
+mod tasks;
 
 pub use backend::{BACKEND_ENV, Backend, ParseBackendError};
 pub use error::BvError;

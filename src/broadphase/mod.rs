@@ -51,6 +51,7 @@ mod sweep;
 pub use persistent::SweepAndPrune;
 
 use crate::kernel::run_batch;
+use crate::tasks::{default_threads, run_tasks};
 use crate::{Aabbs, Backend, BvError, Octahedra, Spheres};
 use sorted::SortedBoxes;
 use sweep::{Bipartite, Complete, merged_splits};
@@ -402,29 +403,6 @@ pub fn complete_pairs<C: Sweepable>(boxes: &C) -> Vec<(u32, u32)> {
 #[must_use]
 pub fn bipartite_pairs<C: Sweepable>(a: &C, b: &C) -> Vec<(u32, u32)> {
     Sweep::new().bipartite_pairs(a, b)
-}
-
-/// The default thread count: every thread of rayon's current pool, else 1.
-fn default_threads() -> usize {
-    #[cfg(feature = "rayon")]
-    {
-        rayon::current_num_threads()
-    }
-    #[cfg(not(feature = "rayon"))]
-    {
-        1
-    }
-}
-
-/// Runs `task` on every item, in parallel with `rayon` when there is more than one, and returns
-/// the results in order.
-fn run_tasks<I: Sync, T: Send>(items: &[I], task: impl Fn(&I) -> T + Sync + Send) -> Vec<T> {
-    #[cfg(feature = "rayon")]
-    if items.len() > 1 {
-        use rayon::prelude::*;
-        return items.par_iter().map(&task).collect();
-    }
-    items.iter().map(task).collect()
 }
 
 #[cfg(test)]

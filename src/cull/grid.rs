@@ -3,6 +3,7 @@
 use super::froxel::{FIRST_SLICE_DEPTH, Froxels, Scratch};
 use super::output::{LightLists, LightMasks};
 use crate::soa::Chunk;
+use crate::tasks::{default_threads, run_tasks};
 use crate::{Aabb, Aabbs, Backend, BvError, Spheres};
 
 /// How a uniform or froxel grid numbers its cells.
@@ -440,34 +441,6 @@ const TASKS_PER_THREAD: usize = 2;
 
 /// Splitting an assignment pays from this many lights per task.
 const MIN_LIGHTS_PER_TASK: usize = 256;
-
-/// The default task count: every core with `rayon`, else 1.
-fn default_threads() -> usize {
-    #[cfg(feature = "rayon")]
-    {
-        rayon::current_num_threads()
-    }
-    #[cfg(not(feature = "rayon"))]
-    {
-        1
-    }
-}
-
-/// Runs `task` on every range, in parallel with `rayon`, and returns the results in order.
-fn run_tasks<T: Send>(
-    ranges: &[core::ops::Range<usize>],
-    task: impl Fn(&core::ops::Range<usize>) -> T + Sync + Send,
-) -> Vec<T> {
-    #[cfg(feature = "rayon")]
-    {
-        use rayon::prelude::*;
-        ranges.par_iter().map(&task).collect()
-    }
-    #[cfg(not(feature = "rayon"))]
-    {
-        ranges.iter().map(task).collect()
-    }
-}
 
 /// The squared distance along one axis from `c` to the slab `[lo, hi]`, as the sphere-box kernel
 /// evaluates it: `e = c - min(max(c, lo), hi)` (x86 operand order, no NaN here), then `e * e`.

@@ -1,0 +1,29 @@
+//! The crate's use of `rayon`: how many threads a batch may use, and running its tasks in order.
+//! One place, so light assignment and the broadphase split work the same way.
+
+/// The default thread count: every thread of rayon's current pool (with the `rayon` feature),
+/// else 1.
+pub(crate) fn default_threads() -> usize {
+    #[cfg(feature = "rayon")]
+    {
+        rayon::current_num_threads()
+    }
+    #[cfg(not(feature = "rayon"))]
+    {
+        1
+    }
+}
+
+/// Runs `task` on every item, in parallel with `rayon` when there is more than one, and returns
+/// the results in item order (so the output does not depend on the thread count).
+pub(crate) fn run_tasks<I: Sync, T: Send>(
+    items: &[I],
+    task: impl Fn(&I) -> T + Sync + Send,
+) -> Vec<T> {
+    #[cfg(feature = "rayon")]
+    if items.len() > 1 {
+        use rayon::prelude::*;
+        return items.par_iter().map(&task).collect();
+    }
+    items.iter().map(task).collect()
+}
