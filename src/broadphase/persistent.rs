@@ -181,8 +181,8 @@ impl<F: FnMut(u32, u32)> Batch for Window<'_, F> {
             let q = self.rows[m as usize];
             // Rounding down keeps every box whose min x is at least `q.min_x - widest` in reals.
             let lo_x = (q[0] - self.widest).next_down();
-            let lo = partition(set, |x| x < lo_x);
-            let hi = partition(set, |x| x <= q[3]);
+            let lo = set.partition(|x| x < lo_x);
+            let hi = set.partition(|x| x <= q[3]);
             let pair = &mut self.pair;
             window_scan::<V>(set, q, lo..hi, |t| {
                 let o = set.perm[t];
@@ -192,20 +192,6 @@ impl<F: FnMut(u32, u32)> Batch for Window<'_, F> {
             });
         }
     }
-}
-
-/// The first sorted position whose min x fails `below` (min x ascends).
-fn partition(set: &SortedBoxes, below: impl Fn(f32) -> bool) -> usize {
-    let (mut lo, mut hi) = (0, set.len);
-    while lo < hi {
-        let mid = (lo + hi) / 2;
-        if below(set.get(MIN_X, mid)) {
-            lo = mid + 1;
-        } else {
-            hi = mid;
-        }
-    }
-    lo
 }
 
 /// The previous frame's order re-sorted by this frame's (min x key, index): insertion sort,

@@ -116,6 +116,20 @@ impl SortedBoxes {
         self.cols[k][s / Chunk::LANES].0[s % Chunk::LANES]
     }
 
+    /// The first sorted position whose min x fails `below` (a binary search: min x ascends).
+    pub(super) fn partition(&self, below: impl Fn(f32) -> bool) -> usize {
+        let (mut lo, mut hi) = (0, self.len);
+        while lo < hi {
+            let mid = (lo + hi) / 2;
+            if below(self.get(MIN_X, mid)) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        lo
+    }
+
     /// The row at sorted position `s < len` (zero past the shape's columns).
     #[inline(always)]
     pub(super) fn row(&self, s: usize) -> Row {

@@ -330,7 +330,7 @@ pub(super) fn merged_splits(
     // The first position of each set whose min x is at least `v` (`None`: the end).
     let cut = |set: &SortedBoxes, v: Option<f32>| match v {
         None => set.len,
-        Some(v) => partition(set, |x| x < v),
+        Some(v) => set.partition(|x| x < v),
     };
     let values: Vec<Option<f32>> = (0..=tasks)
         .map(|t| match t {
@@ -343,18 +343,4 @@ pub(super) fn merged_splits(
         .windows(2)
         .map(|w| (cut(a, w[0])..cut(a, w[1]), cut(b, w[0])..cut(b, w[1])))
         .collect()
-}
-
-/// The first sorted position whose min x fails `below` (min x ascends).
-fn partition(set: &SortedBoxes, below: impl Fn(f32) -> bool) -> usize {
-    let (mut lo, mut hi) = (0, set.len);
-    while lo < hi {
-        let mid = (lo + hi) / 2;
-        if below(set.get(MIN_X, mid)) {
-            lo = mid + 1;
-        } else {
-            hi = mid;
-        }
-    }
-    lo
 }
