@@ -3,7 +3,7 @@
 
 use super::sorted::{MIN_X, ROW, Row, Shape, SortedBoxes};
 use crate::kernel::{Batch, all_lanes};
-use crate::kernel::{spheres_overlap, sums_straddle_zero};
+use crate::kernel::{all_le, intersection_sums_meet, spheres_overlap};
 use crate::lanes::Lanes;
 use crate::soa::Chunk;
 use core::ops::Range;
@@ -112,7 +112,7 @@ fn splat_row<V: Lanes>(q: Row) -> [V; ROW] {
 /// The shape's own test of block `j` of chunk `c` against the query row `q` (splatted), beyond
 /// the sweep's x test: boxes, the y and z intervals; spheres, the crate's exact sphere test
 /// (`kernel::spheres_overlap`); octahedra, the crate's exact octahedron test (the eight
-/// comparisons and `kernel::sums_straddle_zero`, as `Octahedra::hits` evaluates them).
+/// comparisons and `kernel::intersection_sums_meet`, as `Octahedra::hits` evaluates them).
 #[inline(always)]
 fn exact_test<V: Lanes, const SHAPE: u8>(
     q: &[V; ROW],
@@ -137,29 +137,9 @@ fn exact_test<V: Lanes, const SHAPE: u8>(
             let up = [ld(1), ld(2), ld(3), ld(4)];
             let down = [ld(6), ld(7), ld(8), ld(9)];
             let (q_up, q_down) = ([q[1], q[2], q[3], q[4]], [q[6], q[7], q[8], q[9]]);
-            let m = V::and(
-                V::and(
-                    V::and(up[0].le(q_down[0]), up[1].le(q_down[1])),
-                    V::and(up[2].le(q_down[2]), up[3].le(q_down[3])),
-                ),
-                V::and(
-                    V::and(q_up[0].le(down[0]), q_up[1].le(down[1])),
-                    V::and(q_up[2].le(down[2]), q_up[3].le(down[3])),
-                ),
-            );
-            let lo = [
-                up[0].max(q_up[0]),
-                up[1].max(q_up[1]),
-                up[2].max(q_up[2]),
-                up[3].max(q_up[3]),
-            ];
-            let hi = [
-                down[0].min(q_down[0]),
-                down[1].min(q_down[1]),
-                down[2].min(q_down[2]),
-                down[3].min(q_down[3]),
-            ];
-            V::and(m, sums_straddle_zero(lo, hi))
+            // The kernel's exact test: the eight comparisons, then the sums.
+            let m = V::and(all_le(up, q_down), all_le(q_up, down));
+            V::and(m, intersection_sums_meet(up, down, q_up, q_down))
         }
         _ => {
             // Columns: min x, y, z, max x, y, z.

@@ -30,13 +30,14 @@ pub use frustum::{AabbsVsFrustum, SpheresVsFrustum};
 pub(crate) use obb_obb::{AABB_QUERY_SCALE, MARGIN_FLOOR, OBB_QUERY_SCALE};
 pub use obb_obb::{AabbsVsObb, ObbsVsObb};
 pub use octahedron::OctahedraVsOctahedron;
-pub(crate) use octahedron::{PREFETCH_MIN_LEN, sums_straddle_zero};
+pub(crate) use octahedron::{PREFETCH_MIN_LEN, intersection_sums_meet};
 pub use pairwise::{AabbPairs, OctahedronPairs, SphereAabbPairs, SphereObbPairs};
 pub(crate) use sphere_box::HUGE_RADIUS_SCALE;
 pub use sphere_box::{AabbsVsSphere, SpheresVsBox};
 pub use sphere_obb::{ObbsVsSphere, ObbsVsSphereConservative};
 pub use sphere_sphere::SpheresVsSphere;
 pub(crate) use sphere_sphere::spheres_overlap;
+pub(crate) use tet::all_le;
 pub use tet::{TetsAbove, TetsBelow};
 pub(crate) use view_volume::{SpheresVsViewVolume, ViewVolume};
 

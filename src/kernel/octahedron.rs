@@ -35,11 +35,37 @@ fn quarter_sum<V: Lanes>(v: [V; 4]) -> (V, V) {
 
 /// The generic body of the sum condition: `sum(lo) <= 0 <= sum(hi)` within tolerance.
 #[inline(always)]
-pub(crate) fn sums_straddle_zero<V: Lanes>(lo: [V; 4], hi: [V; 4]) -> V::Mask {
+fn sums_straddle_zero<V: Lanes>(lo: [V; 4], hi: [V; 4]) -> V::Mask {
     let (s_lo, tol_lo) = quarter_sum(lo);
     let (s_hi, tol_hi) = quarter_sum(hi);
     let zero = V::splat(0.0);
     V::and(s_lo.le(tol_lo), zero.sub(tol_hi).le(s_hi))
+}
+
+/// The exact test's sum condition for octahedra `(up, down)` and `(q_up, q_down)` that pass the
+/// eight comparisons: with `lo = max(up, q_up)` and `hi = min(down, q_down)`, whether
+/// `sum(lo) <= 0 <= sum(hi)` within tolerance ([`sums_straddle_zero`]). Shared by this kernel,
+/// the pairwise octahedron kernel and the broadphase sweep, so all accept exactly the same pairs.
+#[inline(always)]
+pub(crate) fn intersection_sums_meet<V: Lanes>(
+    up: [V; 4],
+    down: [V; 4],
+    q_up: [V; 4],
+    q_down: [V; 4],
+) -> V::Mask {
+    let lo = [
+        up[0].max(q_up[0]),
+        up[1].max(q_up[1]),
+        up[2].max(q_up[2]),
+        up[3].max(q_up[3]),
+    ];
+    let hi = [
+        down[0].min(q_down[0]),
+        down[1].min(q_down[1]),
+        down[2].min(q_down[2]),
+        down[3].min(q_down[3]),
+    ];
+    sums_straddle_zero(lo, hi)
 }
 
 /// An `Octahedra` container (columns up A..D, then down A..D) against one octahedron.
@@ -112,18 +138,6 @@ impl<const EXACT: bool> Kernel for OctahedraVsOctahedron<'_, EXACT> {
         if V::N > 1 && V::bits(m) == 0 {
             return 0;
         }
-        let lo = [
-            up[0].max(q_up[0]),
-            up[1].max(q_up[1]),
-            up[2].max(q_up[2]),
-            up[3].max(q_up[3]),
-        ];
-        let hi = [
-            down[0].min(q_down[0]),
-            down[1].min(q_down[1]),
-            down[2].min(q_down[2]),
-            down[3].min(q_down[3]),
-        ];
-        V::bits(V::and(m, sums_straddle_zero(lo, hi)))
+        V::bits(V::and(m, intersection_sums_meet(up, down, q_up, q_down)))
     }
 }

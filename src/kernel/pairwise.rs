@@ -4,7 +4,7 @@
 //! querying a one-element container of `b[i]` with `a[i]` would.
 
 use super::box_box::box_overlaps;
-use super::octahedron::sums_straddle_zero;
+use super::octahedron::intersection_sums_meet;
 use super::sphere_box::dist2_to_box;
 use super::sphere_obb::{local_center, negated};
 use super::tet::all_le;
@@ -89,18 +89,9 @@ impl Kernel for OctahedronPairs<'_> {
         let (a_up, a_down) = (self.a.load4::<V>(0, c, j), self.a.load4::<V>(4, c, j));
         let (b_up, b_down) = (self.b.load4::<V>(0, c, j), self.b.load4::<V>(4, c, j));
         let m = V::and(all_le(b_up, a_down), all_le(a_up, b_down));
-        let lo = [
-            b_up[0].max(a_up[0]),
-            b_up[1].max(a_up[1]),
-            b_up[2].max(a_up[2]),
-            b_up[3].max(a_up[3]),
-        ];
-        let hi = [
-            b_down[0].min(a_down[0]),
-            b_down[1].min(a_down[1]),
-            b_down[2].min(a_down[2]),
-            b_down[3].min(a_down[3]),
-        ];
-        V::bits(V::and(m, sums_straddle_zero(lo, hi)))
+        V::bits(V::and(
+            m,
+            intersection_sums_meet(b_up, b_down, a_up, a_down),
+        ))
     }
 }
