@@ -3,7 +3,7 @@
 
 use super::sorted::{MIN_X, ROW, Row, Shape, SortedBoxes};
 use crate::kernel::{Batch, all_lanes};
-use crate::kernel::{all_le, intersection_sums_meet, spheres_overlap};
+use crate::kernel::{all_le, box_overlaps, intersection_sums_meet, spheres_overlap};
 use crate::lanes::Lanes;
 use crate::soa::Chunk;
 use core::ops::Range;
@@ -198,10 +198,10 @@ fn window_into<V: Lanes>(
             lanes &= all >> ((b + 1) * V::N - range.end);
         }
         let (c, j) = (b / per_chunk, b % per_chunk);
-        let x_in = V::and(V::load(&c0[c], j).le(max_x), min_x.le(V::load(&c3[c], j)));
-        let y_in = V::and(V::load(&c1[c], j).le(max_y), min_y.le(V::load(&c4[c], j)));
-        let z_in = V::and(V::load(&c2[c], j).le(max_z), min_z.le(V::load(&c5[c], j)));
-        let mut bits = V::bits(V::and(V::and(x_in, y_in), z_in)) & lanes;
+        let b_min = [V::load(&c0[c], j), V::load(&c1[c], j), V::load(&c2[c], j)];
+        let b_max = [V::load(&c3[c], j), V::load(&c4[c], j), V::load(&c5[c], j)];
+        let hit = box_overlaps([min_x, min_y, min_z], [max_x, max_y, max_z], b_min, b_max);
+        let mut bits = V::bits(hit) & lanes;
         while bits != 0 {
             buf[n] = (b * V::N) as u32 + bits.trailing_zeros();
             n += 1;

@@ -21,6 +21,7 @@ mod tet;
 mod view_volume;
 
 pub use box_box::AabbsVsBox;
+pub(crate) use box_box::box_overlaps;
 pub(crate) use box_staged::half_spaces;
 pub use box_staged::{
     AabbsStagePrefix, AabbsVsBoxMinMax, AabbsVsBoxSevenSided, AabbsVsBoxXyz, BoxKernel,
