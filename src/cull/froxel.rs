@@ -361,6 +361,7 @@ impl Froxels {
                     d: [d0, d1],
                     rho,
                     rho2,
+                    pass: true,
                 };
                 let at = |i: usize| self.met(&row, i);
                 while ilo <= ihi && !at(ilo) {
@@ -380,7 +381,8 @@ impl Froxels {
     /// Whether the light meets cell `i` of `row`: accepted through the cell's point nearest
     /// the centre on the cross-section at depth `row.t` (the sum is [`Cell::h`] at `t` in its
     /// own order, `(ez^2 + ex^2) + ey^2`, one of `dist2`'s candidates, so it never lists what
-    /// `dist2` would not); rejected by either of the tile's side planes or by the cell's
+    /// `dist2` would not); rejected by the row's planes (`row.pass`), either of the tile's side
+    /// planes or the cell's
     /// bounding box; else decided by [`Cell::dist2`].
     #[inline(always)]
     fn met(&self, row: &Row, i: usize) -> bool {
@@ -390,7 +392,10 @@ impl Froxels {
         if (row.ez2 + e * e) + row.ey[0] <= row.rho2 {
             return true;
         }
-        if (x - a0 * pd) * self.cx[i] < -row.rho || (x - a1 * pd) * self.cx[i + 1] > row.rho {
+        if !row.pass
+            || (x - a0 * pd) * self.cx[i] < -row.rho
+            || (x - a1 * pd) * self.cx[i + 1] > row.rho
+        {
             return false;
         }
         let [d0, d1] = row.d;
@@ -463,42 +468,34 @@ impl Froxels {
             self.hits_in_front([x, y, pd], rho, z, hit);
             return;
         }
-        let Some(xr) = side_run(&self.sx, &self.cx, x, p[2], rho, &mut s.pass_x) else {
+        let Some(xr) = side_run(&self.sx, &self.cx, x, p[2], rho, None) else {
             return;
         };
-        let Some(yr) = side_run(&self.sy, &self.cy, y, p[2], rho, &mut s.pass_y) else {
+        let Some(yr) = side_run(&self.sy, &self.cy, y, p[2], rho, Some(&mut s.pass_y)) else {
             return;
         };
+        // Every cell of the runs' product, by the same decision as the ends of a row in front.
         let rho2 = rho * rho;
         for k in z.first..z.end {
             let (d0, d1) = (self.depth[k], self.depth[k + 1]);
             // The depth of the cross-section nearest the centre, and the distance to it.
             let t = pd.clamp_to(d0, d1);
             let ez = t - pd;
-            let ez2 = ez * ez;
-            for i in xr.first..xr.end {
-                let (a0, a1) = (self.sx[i], self.sx[i + 1]);
-                // `Cell::h` at `t` in its own order, `(ez^2 + ex^2) + ey^2`: the accept is one
-                // of `dist2`'s candidates, so it never lists what `dist2` would not.
-                let [ax, bx] = axis_distances(a0, a1, x, t, d0, d1);
-                let (ax, bx) = (ez2 + ax, ez2 + bx);
-                for j in yr.first..yr.end {
-                    let (b0, b1) = (self.sy[j], self.sy[j + 1]);
-                    let [ay, by] = axis_distances(b0, b1, y, t, d0, d1);
-                    let met = if ax + ay <= rho2 {
-                        true
-                    } else if bx + by > rho2 || !(s.pass_x[i - xr.first] && s.pass_y[j - yr.first])
-                    {
-                        false
-                    } else {
-                        let cell = Cell {
-                            a: [a0, a1],
-                            b: [b0, b1],
-                            d: [d0, d1],
-                        };
-                        cell.dist2([x, y, pd]) <= rho2
-                    };
-                    if met {
+            for j in yr.first..yr.end {
+                let (b0, b1) = (self.sy[j], self.sy[j + 1]);
+                let row = Row {
+                    p: [x, y, pd],
+                    t,
+                    ez2: ez * ez,
+                    ey: axis_distances(b0, b1, y, t, d0, d1),
+                    b: [b0, b1],
+                    d: [d0, d1],
+                    rho,
+                    rho2,
+                    pass: s.pass_y[j - yr.first],
+                };
+                for i in xr.first..xr.end {
+                    if self.met(&row, i) {
                         hit([i as u32, j as u32, k as u32], 1);
                     }
                 }
@@ -510,9 +507,8 @@ impl Froxels {
 /// Per-light scratch of [`Froxels::for_each_hit`], reused across lights.
 #[derive(Default)]
 pub(super) struct Scratch {
-    /// Per candidate column: whether the light meets both its side half-spaces.
-    pass_x: Vec<bool>,
-    /// Per candidate row: the same.
+    /// Per candidate row of a light at or behind the eye: whether the light meets both its side
+    /// half-spaces (columns test theirs in [`Froxels::met`]).
     pass_y: Vec<bool>,
 }
 
@@ -522,15 +518,24 @@ pub(super) struct Scratch {
 /// from the centre (`inv[i]` holds `1 / sqrt(1 + s_i^2)`), positive on the side of larger `u / d`;
 /// tile `i` needs `g_i >= -rho` for its lower plane and `g_(i+1) <= rho` for its upper one. The
 /// distance is not monotone in the slope there, so every boundary is evaluated, and `pass`
-/// records per tile of the run whether it passed.
-fn side_run(s: &[f64], inv: &[f64], u: f64, z: f64, rho: f64, pass: &mut Vec<bool>) -> Option<Run> {
+/// records, if given, per tile of the run whether it passed.
+fn side_run(
+    s: &[f64],
+    inv: &[f64],
+    u: f64,
+    z: f64,
+    rho: f64,
+    pass: Option<&mut Vec<bool>>,
+) -> Option<Run> {
     let g = |i: usize| (u + s[i] * z) * inv[i];
     let tiles = s.len() - 1;
     let ok = |i: usize| g(i) >= -rho && g(i + 1) <= rho;
     let first = (0..tiles).find(|&i| ok(i))?;
     let last = (first..tiles).rev().find(|&i| ok(i))?;
-    pass.clear();
-    pass.extend((first..=last).map(ok));
+    if let Some(pass) = pass {
+        pass.clear();
+        pass.extend((first..=last).map(ok));
+    }
     Some(Run {
         first,
         end: last + 1,
@@ -554,6 +559,9 @@ struct Row {
     /// The light's radius with the slack, and its square.
     rho: f64,
     rho2: f64,
+    /// Whether the light passes the row's two planes (always, in front of the eye, where rows
+    /// that fail are skipped before any test).
+    pass: bool,
 }
 
 /// For the tile between slopes `a0 <= a1` along one axis (centre coordinate `u`) in the slice
