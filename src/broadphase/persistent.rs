@@ -83,11 +83,11 @@ impl SweepAndPrune {
                     radix_sort(&(0..rows.len() as u32).map(keys).collect::<Vec<_>>())
                 });
             let set = SortedBoxes::from_order(Shape::Boxes, &rows, self.order.clone());
-            let fresh = self.moved_pairs(&set, &rows, &moved);
             let mut is_moved = vec![false; rows.len()];
             for &m in &moved {
                 is_moved[m as usize] = true;
             }
+            let fresh = self.moved_pairs(&set, &rows, &moved, &is_moved);
             let touches = |&(i, j): &(u32, u32)| is_moved[i as usize] || is_moved[j as usize];
             let stale: Vec<(u32, u32)> = old.iter().copied().filter(touches).collect();
             self.pairs = merge(
@@ -138,13 +138,16 @@ impl SweepAndPrune {
 
     /// Every pair with at least one moved box, ascending: each moved box against the boxes whose
     /// min x lies in `[its min x - widest, its max x]` (any box overlapping it on x starts
-    /// there), `widest` the largest x extent of any box.
-    fn moved_pairs(&self, set: &SortedBoxes, rows: &[Row], moved: &[u32]) -> Vec<(u32, u32)> {
+    /// there), `widest` the largest x extent of any box. `is_moved[i]`: whether box `i` is in
+    /// `moved`.
+    fn moved_pairs(
+        &self,
+        set: &SortedBoxes,
+        rows: &[Row],
+        moved: &[u32],
+        is_moved: &[bool],
+    ) -> Vec<(u32, u32)> {
         let widest = rows.iter().map(|r| r[3] - r[0]).fold(0.0f32, f32::max);
-        let mut is_moved = vec![false; rows.len()];
-        for &m in moved {
-            is_moved[m as usize] = true;
-        }
         let mut out = Vec::new();
         let mut batch = Window {
             set,

@@ -382,8 +382,7 @@ impl Froxels {
     /// the centre on the cross-section at depth `row.t` (the sum is [`Cell::h`] at `t` in its
     /// own order, `(ez^2 + ex^2) + ey^2`, one of `dist2`'s candidates, so it never lists what
     /// `dist2` would not); rejected by the row's planes (`row.pass`), either of the tile's side
-    /// planes or the cell's
-    /// bounding box; else decided by [`Cell::dist2`].
+    /// planes or the cell's bounding box; else decided by [`Cell::dist2`].
     #[inline(always)]
     fn met(&self, row: &Row, i: usize) -> bool {
         let [x, y, pd] = row.p;
