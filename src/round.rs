@@ -227,7 +227,7 @@ pub(crate) fn f32_at_most(x: f64) -> f32 {
     if f64::from(f) > x { f.next_down() } else { f }
 }
 
-/// The smallest f32 `>= x` (`+inf` above `f32::MAX`), for `x >= 0` (not NaN).
+/// The smallest f32 `>= x` (`+inf` above `f32::MAX`, `-f32::MAX` below it), for `x` not NaN.
 #[must_use]
 pub(crate) fn f32_at_least(x: f64) -> f32 {
     let f = x as f32;

@@ -4,7 +4,7 @@
 
 use crate::kernel::{SpheresVsViewVolume, ViewVolume};
 use crate::query::sink::EachHit;
-use crate::round::f32_at_least;
+use crate::round::{f32_at_least, f32_at_most};
 use crate::soa::Chunk;
 use crate::{Aabb, Backend, BvError, Spheres};
 
@@ -681,20 +681,12 @@ impl Ordered for f64 {}
 
 /// The largest f32 at most `v`, saturating at `-f32::MAX` / `f32::MAX`.
 fn f32_down(v: f64) -> f32 {
-    let mut f = v as f32;
-    if f64::from(f) > v {
-        f = f.next_down();
-    }
-    f.clamp(-f32::MAX, f32::MAX)
+    f32_at_most(v).clamp(-f32::MAX, f32::MAX)
 }
 
 /// The smallest f32 at least `v`, saturating at `-f32::MAX` / `f32::MAX`.
 fn f32_up(v: f64) -> f32 {
-    let mut f = v as f32;
-    if f64::from(f) < v {
-        f = f.next_up();
-    }
-    f.clamp(-f32::MAX, f32::MAX)
+    f32_at_least(v).clamp(-f32::MAX, f32::MAX)
 }
 
 #[cfg(test)]
