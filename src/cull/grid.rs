@@ -1,7 +1,7 @@
 //! [`ClusterGrid`]: the cells lights are assigned to, and the assignment itself.
 
 use super::froxel::{FIRST_SLICE_DEPTH, Froxels, Scratch};
-use super::output::{LightLists, LightMasks};
+use super::output::{CellRuns, LightLists, LightMasks};
 use crate::soa::Chunk;
 use crate::tasks::{default_threads, run_tasks};
 use crate::{Aabb, Aabbs, Backend, BvError, Spheres};
@@ -306,7 +306,7 @@ impl ClusterGrid {
     pub fn assign(&self, lights: &Spheres) -> LightLists {
         let cells = self.len();
         // Each task sorts its own pairs by cell; the lists are then joined cell by cell.
-        let parts = self.parts(lights, |pairs| LightLists::from_pairs(cells, &pairs));
+        let parts = self.parts(lights, |runs| LightLists::from_runs(cells, &runs));
         LightLists::join(cells, parts)
     }
 
@@ -315,17 +315,18 @@ impl ClusterGrid {
     /// meets cell `c`.
     pub fn assign_masks(&self, lights: &Spheres, masks: &mut LightMasks) {
         masks.reset(self.len(), lights.len());
-        for &(cell, light) in self.parts(lights, |pairs| pairs).iter().flatten() {
-            masks.set(cell, light);
+        for runs in self.parts(lights, |runs| runs) {
+            runs.for_each_pair(|cell, light| masks.set(cell, light));
         }
     }
 
-    /// Every (cell, light) pair that meets, lights ascending, in parts (one per task, contiguous
-    /// ranges of lights, in order), each part passed through `finish` within its task.
+    /// Every (cell, light) pair that meets, lights ascending, as runs of cells in parts (one per
+    /// task, contiguous ranges of lights, in order), each part passed through `finish` within its
+    /// task.
     fn parts<T: Send>(
         &self,
         lights: &Spheres,
-        finish: impl Fn(Vec<(u32, u32)>) -> T + Sync + Send,
+        finish: impl Fn(CellRuns) -> T + Sync + Send,
     ) -> Vec<T> {
         let n = lights.len();
         let tasks = match self.threads {
@@ -338,34 +339,31 @@ impl ClusterGrid {
             .map(|t| chunks * t / tasks..chunks * (t + 1) / tasks)
             .collect();
         let task = |range: &core::ops::Range<usize>| {
-            let mut pairs = Vec::new();
-            let mut push = |c: Cells, k: u32, l: u32| {
-                pairs.extend((0..k).map(|m| (c.start + m * c.step, l)));
-            };
-            if let Kind::Froxels(f) = &self.kind {
+            let runs = if let Kind::Froxels(f) = &self.kind {
                 let d = f.dims;
                 // Runs go along x.
-                let step = match self.order {
+                let mut runs = CellRuns::new(match self.order {
                     CellOrder::ZFastest => d[1] * d[2],
                     CellOrder::XFastest => 1,
-                };
+                });
                 let mut scratch = Scratch::default();
                 f.assign_chunks(
                     lights,
                     range.clone(),
                     self.backend,
                     &mut scratch,
-                    |[x, y, z], k, l| {
-                        let start = self.index(d, x, y, z);
-                        push(Cells { start, step }, k, l);
-                    },
+                    |[x, y, z], k, l| runs.push(self.index(d, x, y, z), k, l),
                 );
+                runs
             } else {
+                // Single cells.
+                let mut runs = CellRuns::new(1);
                 let lanes = Chunk::LANES;
                 let which = range.start * lanes..(range.end * lanes).min(n);
-                self.for_each_hit(lights, which, &mut push);
-            }
-            finish(pairs)
+                self.for_each_hit(lights, which, |cell, l| runs.push(cell, 1, l));
+                runs
+            };
+            finish(runs)
         };
         if tasks == 1 {
             return vec![task(&ranges[0])];
@@ -373,16 +371,14 @@ impl ClusterGrid {
         run_tasks(&ranges, task)
     }
 
-    /// Calls `hit(cells, n, light)` for every light of `which` (ascending) and every run of `n`
-    /// cells it meets: cells `cells.start + m * cells.step` for `m < n` (uniform and
-    /// `from_cells` grids).
+    /// Calls `hit(cell, light)` for every light of `which` (ascending) and every cell it meets
+    /// (uniform and `from_cells` grids).
     fn for_each_hit(
         &self,
         lights: &Spheres,
         which: impl Iterator<Item = usize>,
-        mut hit: impl FnMut(Cells, u32, u32),
+        mut hit: impl FnMut(u32, u32),
     ) {
-        let one = |start: u32| Cells { start, step: 1 };
         let lights = which.map(|l| (l, lights.get(l).expect("light index below len")));
         match &self.kind {
             Kind::Cells(cells) => {
@@ -394,7 +390,7 @@ impl ClusterGrid {
                     out.clear();
                     pinned.extend_hits(&light, &mut out);
                     for &c in &out {
-                        hit(one(c), 1, l as u32);
+                        hit(c, l as u32);
                     }
                 }
             }
@@ -417,7 +413,7 @@ impl ClusterGrid {
                                         first[1] + j as u32,
                                         first[2] + k as u32,
                                     );
-                                    hit(one(self.index(*dims, x, y, z)), 1, l as u32);
+                                    hit(self.index(*dims, x, y, z), l as u32);
                                 }
                             }
                         }
@@ -426,13 +422,6 @@ impl ClusterGrid {
             }
         }
     }
-}
-
-/// A run of cells: `start`, `start + step`, ...
-#[derive(Clone, Copy)]
-struct Cells {
-    start: u32,
-    step: u32,
 }
 
 /// Each thread gets about this many tasks, so that a thread that starts late (a sleeping pool
