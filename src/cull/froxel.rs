@@ -2,8 +2,8 @@
 //! eye, and the exact sphere-froxel decision (see `docs/algorithms.md`, "Light assignment to
 //! froxels").
 
-use crate::kernel::{SpheresVsViewVolume, ViewVolume};
-use crate::query::sink::EachHit;
+use crate::kernel::{Sink, SpheresVsViewVolume, ViewVolume};
+use crate::lanes::{Lanes, Lanes64};
 use crate::round::{f32_at_least, f32_at_most};
 use crate::soa::Chunk;
 use crate::{Aabb, Backend, BvError, Spheres};
@@ -42,6 +42,10 @@ pub(super) struct Froxels {
     cx: Vec<f64>,
     /// `1 / sqrt(1 + s^2)` of each slope of `sy`.
     cy: Vec<f64>,
+    /// `sy` and `cy` followed by three copies of their last value: the rows of a slice are
+    /// loaded four at a time from any row ([`hits_in_front`](Self::hits_in_front)).
+    sy_lanes: Vec<f64>,
+    cy_lanes: Vec<f64>,
     /// `dims[a] / (2 tan_a)` for x and y: a slope times it, plus `dims[a] / 2`, is the tile
     /// coordinate.
     ndc: [f64; 2],
@@ -157,8 +161,14 @@ impl Froxels {
                 }
             })
             .collect();
+        let lanes = |v: &[f64]| -> Vec<f64> {
+            let last = *v.last().expect("at least two slopes");
+            v.iter().copied().chain([last; 3]).collect()
+        };
         Ok(Froxels {
             dims,
+            sy_lanes: lanes(&sy),
+            cy_lanes: lanes(&cy),
             sx,
             sy,
             depth,
@@ -213,16 +223,14 @@ impl Froxels {
             cols: lights.view().chunks(chunks.clone()),
             v: self.volume,
         };
-        let each = EachHit {
+        let decide = Decide {
+            froxels: self,
+            lights,
             offset: chunks.start * Chunk::LANES,
-            f: |l: usize| {
-                let light = lights.get(l).expect("a survivor is a light");
-                self.for_each_hit(light.center, light.radius, scratch, |xyz, n| {
-                    hit(xyz, n, l as u32);
-                });
-            },
+            scratch,
+            hit: &mut hit,
         };
-        let _ = crate::kernel::run(backend, &kernel, each);
+        let _ = crate::kernel::run(backend, &kernel, decide);
     }
 
     /// The lights of `lights` that may meet some froxel, ascending: the SIMD pre-cull alone.
@@ -316,7 +324,13 @@ impl Froxels {
     /// without a test. Rows come from the same bound one axis up. Ends are decided by
     /// [`met`](Self::met); the bounds hold with `rho = r + tau`, so a tile really within `r`
     /// of the light is inside them by a margin of order `tau`, far above their rounding.
-    fn hits_in_front(
+    ///
+    /// The rows of a slice go through [`rows`](Self::rows) `W::N` at a time (four on AVX2):
+    /// their planes, bounds and the first, cheap, accept test at both ends. Only the rows whose
+    /// ends that test does not settle (about a third on the indoor scene) run the rest of
+    /// [`met`](Self::met) one tile at a time.
+    #[inline(always)]
+    fn hits_in_front<W: Lanes64>(
         &self,
         [x, y, pd]: [f64; 3],
         rho: f64,
@@ -339,43 +353,122 @@ impl Froxels {
             let t1 = d1.at_most(pd + rho).at_least(t0);
             let (r0, r1) = (1.0 / t0, 1.0 / t1);
             let (jlo, jhi) = self.tile_span(1, y, w.sqrt(), r0, r1);
-            for j in jlo..=jhi {
-                let (b0, b1) = (self.sy[j], self.sy[j + 1]);
-                // The ball beyond one of the row's planes through the eye misses the row.
-                if (y - b0 * pd) * self.cy[j] < -rho || (y - b1 * pd) * self.cy[j + 1] > rho {
-                    continue;
+            let slice = SliceRows {
+                p: [x, y, pd],
+                t,
+                t0,
+                t1,
+                r: [r0, r1],
+                w,
+                ez2,
+                rho,
+                rho2,
+            };
+            let mut j = jlo;
+            while j <= jhi {
+                let rows = self.rows::<W>(&slice, j);
+                let live = (jhi + 1 - j).min(W::N);
+                let mut ok = rows.ok & ((1 << live) - 1);
+                while ok != 0 {
+                    let lane = ok.trailing_zeros() as usize;
+                    ok &= ok - 1;
+                    let row_j = j + lane;
+                    let (mut ilo, mut ihi) = (rows.ilo[lane] as usize, rows.ihi[lane] as usize);
+                    let (acc_lo, acc_hi) = (rows.acc_lo >> lane & 1, rows.acc_hi >> lane & 1);
+                    if acc_lo & acc_hi == 0 {
+                        let (b0, b1) = (self.sy[row_j], self.sy[row_j + 1]);
+                        let row = Row {
+                            p: [x, y, pd],
+                            t,
+                            ez2,
+                            ey: axis_distances(b0, b1, y, t, d0, d1),
+                            b: [b0, b1],
+                            d: [d0, d1],
+                            rho,
+                            rho2,
+                            pass: true,
+                        };
+                        let at = |i: usize| self.met(&row, i);
+                        if acc_lo == 0 {
+                            while ilo <= ihi && !at(ilo) {
+                                ilo += 1;
+                            }
+                            if ilo > ihi {
+                                continue;
+                            }
+                        }
+                        if acc_hi == 0 {
+                            while ihi > ilo && !at(ihi) {
+                                ihi -= 1;
+                            }
+                        }
+                    }
+                    hit([ilo as u32, row_j as u32, k as u32], (ihi + 1 - ilo) as u32);
                 }
-                let ey = (b0 * t0).at_most(b0 * t1) - y;
-                let ey = ey.at_least(y - (b1 * t0).at_least(b1 * t1)).at_least(0.0);
-                let wx = w - ey * ey;
-                if wx < 0.0 {
-                    continue;
-                }
-                let (mut ilo, mut ihi) = self.tile_span(0, x, wx.sqrt(), r0, r1);
-                let row = Row {
-                    p: [x, y, pd],
-                    t,
-                    ez2,
-                    ey: axis_distances(b0, b1, y, t, d0, d1),
-                    b: [b0, b1],
-                    d: [d0, d1],
-                    rho,
-                    rho2,
-                    pass: true,
-                };
-                let at = |i: usize| self.met(&row, i);
-                while ilo <= ihi && !at(ilo) {
-                    ilo += 1;
-                }
-                if ilo > ihi {
-                    continue;
-                }
-                while ihi > ilo && !at(ihi) {
-                    ihi -= 1;
-                }
-                hit([ilo as u32, j as u32, k as u32], (ihi + 1 - ilo) as u32);
+                j += W::N;
             }
         }
+    }
+
+    /// Rows `j .. j + W::N` of a slice (lanes past the grid read padding and are ignored): the
+    /// rows whose two planes and bounding box the ball meets (`ok`), each one's candidate tiles
+    /// `ilo ..= ihi` (see [`hits_in_front`](Self::hits_in_front)), and whether the first,
+    /// cheap, accept test of [`met`](Self::met) takes each end. The same operations in the same
+    /// order as that scalar code, lane by lane.
+    #[inline(always)]
+    fn rows<W: Lanes64>(&self, s: &SliceRows, j: usize) -> RowLanes {
+        let [x, y, pd] = s.p.map(W::splat);
+        let (t, t0, t1) = (W::splat(s.t), W::splat(s.t0), W::splat(s.t1));
+        let (r0, r1) = (W::splat(s.r[0]), W::splat(s.r[1]));
+        let zero = W::splat(0.0);
+        let (b0, b1) = (W::load(&self.sy_lanes, j), W::load(&self.sy_lanes, j + 1));
+        let (c0, c1) = (W::load(&self.cy_lanes, j), W::load(&self.cy_lanes, j + 1));
+        // The ball beyond one of the row's planes through the eye misses the row.
+        let rho = W::splat(s.rho);
+        let fail =
+            y.sub(b0.mul(pd)).mul(c0).lt(W::splat(-s.rho)) | rho.lt(y.sub(b1.mul(pd)).mul(c1));
+        // The distance to the row's bounding box over the ball's depths, and the half-width of
+        // the ball there.
+        let ey = b0.mul(t0).min(b0.mul(t1)).sub(y);
+        let ey = ey.max(y.sub(b1.mul(t0).max(b1.mul(t1)))).max(zero);
+        let wx = W::splat(s.w).sub(ey.mul(ey));
+        let empty = wx.lt(zero);
+        let e = wx.max(zero).sqrt();
+        // The candidate tiles (`tile_span`).
+        let (xm, xp) = (x.sub(e), x.add(e));
+        let lo = xm.mul(r0).min(xm.mul(r1));
+        let hi = xp.mul(r0).max(xp.mul(r1));
+        let (mut ilo, mut ihi) = ([0u32; 4], [0u32; 4]);
+        self.tile_lanes(lo).trunc(&mut ilo);
+        self.tile_lanes(hi).trunc(&mut ihi);
+        // The accept test of `met` at both ends: the row's cross-section at depth `t`.
+        let ec = b0.mul(t).sub(y).max(y.sub(b1.mul(t))).max(zero);
+        let ey0 = ec.mul(ec);
+        RowLanes {
+            ok: !(fail | empty),
+            acc_lo: self.accepts(s, x, t, ey0, &ilo),
+            acc_hi: self.accepts(s, x, t, ey0, &ihi),
+            ilo,
+            ihi,
+        }
+    }
+
+    /// [`tile`](Self::tile) along x, lane by lane, before the truncation.
+    #[inline(always)]
+    fn tile_lanes<W: Lanes64>(&self, s: W) -> W {
+        let (ndc, half) = (W::splat(self.ndc[0]), W::splat(self.half[0]));
+        let last = W::splat(f64::from(self.dims[0] - 1));
+        s.mul(ndc).add(half).max(W::splat(0.0)).min(last)
+    }
+
+    /// The accept test of [`met`](Self::met) for tile `i[k]` of each lane's row:
+    /// `(ez^2 + e^2) + ey^2 <= rho^2` at depth `t`, `ey0` holding `ey^2`.
+    #[inline(always)]
+    fn accepts<W: Lanes64>(&self, s: &SliceRows, x: W, t: W, ey0: W, i: &[u32; 4]) -> u32 {
+        let a0 = W::gather(&self.sx, i);
+        let a1 = W::gather(&self.sx, &i.map(|i| i + 1));
+        let e = a0.mul(t).sub(x).max(x.sub(a1.mul(t))).max(W::splat(0.0));
+        W::splat(s.ez2).add(e.mul(e)).add(ey0).le(W::splat(s.rho2))
     }
 
     /// Whether the light meets cell `i` of `row`: accepted through the cell's point nearest
@@ -426,9 +519,8 @@ impl Froxels {
     /// the unsigned conversion costs twice the instructions on x86-64.
     #[inline]
     fn tile(&self, a: usize, s: f64) -> usize {
-        let n = self.dims[a] as usize;
-        let q = (s * self.ndc[a] + self.half[a]) as i64;
-        if q <= 0 { 0 } else { (q as usize).min(n - 1) }
+        let last = f64::from(self.dims[a] - 1);
+        (s * self.ndc[a] + self.half[a]).at_least(0.0).at_most(last) as usize
     }
 
     /// Calls `hit([x, y, z], n)` for every run of froxels `(x..x + n, y, z)` the sphere `(c, r)`
@@ -442,7 +534,8 @@ impl Froxels {
     /// axis, so per cell two sums settle almost every case: an *accept* through a point of the
     /// cell (the cross-section at the depth nearest the centre, clamped), and a *reject*
     /// through the cell's bounding box. Only cells between the two run the exact distance.
-    pub(super) fn for_each_hit(
+    #[inline(always)]
+    pub(super) fn for_each_hit<W: Lanes64>(
         &self,
         c: [f32; 3],
         r: f32,
@@ -464,7 +557,7 @@ impl Froxels {
             return;
         }
         if pd > 0.0 {
-            self.hits_in_front([x, y, pd], rho, z, hit);
+            self.hits_in_front::<W>([x, y, pd], rho, z, hit);
             return;
         }
         let Some(xr) = side_run(&self.sx, &self.cx, x, p[2], rho, None) else {
@@ -539,6 +632,68 @@ fn side_run(
         first,
         end: last + 1,
     })
+}
+
+/// The sink of the pre-cull in [`Froxels::assign_chunks`]: decides each surviving light on the
+/// pre-cull's tier, `W` its f64 lanes.
+struct Decide<'a, F> {
+    froxels: &'a Froxels,
+    lights: &'a Spheres,
+    /// The index of the first light of the chunks.
+    offset: usize,
+    scratch: &'a mut Scratch,
+    hit: &'a mut F,
+}
+
+impl<F: FnMut([u32; 3], u32, u32)> Sink for Decide<'_, F> {
+    #[inline(always)]
+    fn push<V: Lanes>(&mut self, base: u32, mut bits: u32) -> bool {
+        while bits != 0 {
+            let l = self.offset + base as usize + bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let light = self.lights.get(l).expect("a survivor is a light");
+            let hit = &mut *self.hit;
+            self.froxels.for_each_hit::<V::F64>(
+                light.center,
+                light.radius,
+                self.scratch,
+                |xyz, n| hit(xyz, n, l as u32),
+            );
+        }
+        false
+    }
+}
+
+/// What the rows of one slice share, as [`Froxels::rows`] sees them from one light.
+struct SliceRows {
+    /// The light's centre `(x, y, depth)`.
+    p: [f64; 3],
+    /// The depth of the slice's cross-section nearest the centre, and the ball's depths within
+    /// the slice.
+    t: f64,
+    t0: f64,
+    t1: f64,
+    /// `1 / t0`, `1 / t1`.
+    r: [f64; 2],
+    /// `rho^2 - ez^2`.
+    w: f64,
+    /// `(t - depth)^2`.
+    ez2: f64,
+    /// The light's radius with the slack, and its square.
+    rho: f64,
+    rho2: f64,
+}
+
+/// [`Froxels::rows`]' answer for `W::N` rows: bit `k` of each mask is row `j + k`'s.
+struct RowLanes {
+    /// The ball meets the row's two planes and its bounding box.
+    ok: u32,
+    /// The cheap accept test takes tile `ilo[k]`, tile `ihi[k]`.
+    acc_lo: u32,
+    acc_hi: u32,
+    /// The first and last candidate tile.
+    ilo: [u32; 4],
+    ihi: [u32; 4],
 }
 
 /// One row of one slice, as [`Froxels::met`] sees it from one light.
@@ -692,6 +847,7 @@ fn f32_up(v: f64) -> f32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::lanes::scalar::F64x1;
 
     #[test]
     fn slices_follow_bevy() {
@@ -790,9 +946,8 @@ mod tests {
                 }
                 for (l, light) in lights.iter().enumerate() {
                     let mut listed = false;
-                    f.for_each_hit(light.center, light.radius, &mut scratch, |_, _| {
-                        listed = true
-                    });
+                    let one = |_: [u32; 3], _: u32| listed = true;
+                    f.for_each_hit::<F64x1>(light.center, light.radius, &mut scratch, one);
                     if listed {
                         assert!(
                             scalar.binary_search(&(l as u32)).is_ok(),

@@ -42,7 +42,7 @@ pub(crate) fn is_available() -> bool {
 #[cfg(target_arch = "x86_64")]
 mod imp {
     use crate::kernel::{Batch, Kernel, Sink, drive_generic};
-    use crate::lanes::{Lanes, left_pack_table};
+    use crate::lanes::{Lanes, Lanes64, left_pack_table};
     use crate::soa::Chunk;
     use core::arch::x86_64::*;
     use core::mem::MaybeUninit;
@@ -141,6 +141,86 @@ mod imp {
                 );
             }
             n_lo + hi.count_ones() as usize
+        }
+
+        type F64 = F64x4;
+    }
+
+    /// Four f64 lanes in a 256-bit register. The module's safety model holds as for [`F32x8`].
+    #[derive(Clone, Copy, Debug)]
+    pub struct F64x4(__m256d);
+
+    impl Lanes64 for F64x4 {
+        const N: usize = 4;
+
+        #[inline(always)]
+        fn splat(x: f64) -> Self {
+            // SAFETY: AVX is present wherever an F64x4 is used (module safety model).
+            F64x4(unsafe { _mm256_set1_pd(x) })
+        }
+        #[inline(always)]
+        fn load(s: &[f64], i: usize) -> Self {
+            let lanes = &s[i..i + 4];
+            // SAFETY: `lanes` is 4 readable f64 (bounds-checked above); unaligned load; AVX is
+            // present (module safety model).
+            F64x4(unsafe { _mm256_loadu_pd(lanes.as_ptr()) })
+        }
+        #[inline(always)]
+        fn gather(table: &[f64], idx: &[u32; 4]) -> Self {
+            // Four bounds-checked scalar loads: on the cores measured, cheaper than `vgatherdpd`.
+            let v = idx.map(|i| table[i as usize]);
+            // SAFETY: AVX is present (module safety model).
+            F64x4(unsafe { _mm256_set_pd(v[3], v[2], v[1], v[0]) })
+        }
+        #[inline(always)]
+        fn add(self, o: Self) -> Self {
+            // SAFETY: AVX is present (module safety model).
+            F64x4(unsafe { _mm256_add_pd(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn sub(self, o: Self) -> Self {
+            // SAFETY: AVX is present (module safety model).
+            F64x4(unsafe { _mm256_sub_pd(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn mul(self, o: Self) -> Self {
+            // SAFETY: AVX is present (module safety model).
+            F64x4(unsafe { _mm256_mul_pd(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn min(self, o: Self) -> Self {
+            // SAFETY: AVX is present (module safety model).
+            F64x4(unsafe { _mm256_min_pd(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn max(self, o: Self) -> Self {
+            // SAFETY: AVX is present (module safety model).
+            F64x4(unsafe { _mm256_max_pd(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn sqrt(self) -> Self {
+            // SAFETY: AVX is present (module safety model).
+            F64x4(unsafe { _mm256_sqrt_pd(self.0) })
+        }
+        #[inline(always)]
+        fn lt(self, o: Self) -> u32 {
+            // SAFETY: AVX is present (module safety model). LT_OQ: false on NaN, like `<`.
+            unsafe { _mm256_movemask_pd(_mm256_cmp_pd::<_CMP_LT_OQ>(self.0, o.0)) as u32 }
+        }
+        #[inline(always)]
+        fn le(self, o: Self) -> u32 {
+            // SAFETY: AVX is present (module safety model). LE_OQ: false on NaN, like `<=`.
+            unsafe { _mm256_movemask_pd(_mm256_cmp_pd::<_CMP_LE_OQ>(self.0, o.0)) as u32 }
+        }
+        #[inline(always)]
+        fn trunc(self, out: &mut [u32; 4]) {
+            // SAFETY: AVX is present (module safety model); the store writes 16 bytes into
+            // `out`, which is 16 bytes long (unaligned store). Lanes outside the i32 range
+            // convert to `i32::MIN` (the documented unspecified value).
+            unsafe {
+                let v = _mm256_cvttpd_epi32(self.0);
+                _mm_storeu_si128(out.as_mut_ptr().cast::<__m128i>(), v);
+            }
         }
     }
 

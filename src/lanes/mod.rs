@@ -56,6 +56,46 @@ pub trait Lanes: Copy {
     fn count_chunk(bits: u32) -> usize {
         bits.count_ones() as usize
     }
+
+    /// The tier's f64 vector (half as many lanes, one instruction each on the same registers).
+    type F64: Lanes64;
+}
+
+/// A vector of `N` f64 lanes (`N` = 1, 2 or 4) plus the few operations of the f64 kernels (the
+/// rows of a froxel grid, `cull/froxel.rs`). The rules of [`Lanes`] hold: one IEEE operation per
+/// method, the same on every tier, no fused multiply-add, `min`/`max` with x86 semantics; so a
+/// kernel written once over `Lanes64` decides the same on every tier as its one-lane instance.
+/// Values of the AVX2 type live only inside that tier's `#[target_feature]` entry points, as
+/// those of [`Lanes`].
+pub trait Lanes64: Copy {
+    /// Lanes per vector.
+    const N: usize;
+
+    /// Every lane `x`.
+    fn splat(x: f64) -> Self;
+    /// `s[i..i + N]`. Panics if `s` is shorter.
+    fn load(s: &[f64], i: usize) -> Self;
+    /// Lane `k` is `table[idx[k]]` for `k < N`. Panics if an index is out of bounds.
+    fn gather(table: &[f64], idx: &[u32; 4]) -> Self;
+    /// Lane-wise `self + o`.
+    fn add(self, o: Self) -> Self;
+    /// Lane-wise `self - o`.
+    fn sub(self, o: Self) -> Self;
+    /// Lane-wise `self * o` (rounded product; never fused with a later add).
+    fn mul(self, o: Self) -> Self;
+    /// Lane-wise `if self < o { self } else { o }` (x86 `minpd` semantics).
+    fn min(self, o: Self) -> Self;
+    /// Lane-wise `if self > o { self } else { o }` (x86 `maxpd` semantics).
+    fn max(self, o: Self) -> Self;
+    /// Lane-wise correctly rounded square root.
+    fn sqrt(self) -> Self;
+    /// Bit `k` is lane `k` of `self < o` (false when either is NaN).
+    fn lt(self, o: Self) -> u32;
+    /// Bit `k` is lane `k` of `self <= o` (false when either is NaN).
+    fn le(self, o: Self) -> u32;
+    /// Writes lane `k` truncated towards zero to `out[k]` for `k < N`; for lanes in
+    /// `[0, 2^31)` (others give some unspecified value, never undefined behaviour).
+    fn trunc(self, out: &mut [u32; 4]);
 }
 
 /// For each `bits` value below `1 << n`, the positions of its set bits packed into bytes, lowest

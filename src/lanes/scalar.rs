@@ -1,6 +1,6 @@
 //! The one-lane tier: plain Rust, runs everywhere.
 
-use super::Lanes;
+use super::{Lanes, Lanes64};
 use crate::soa::Chunk;
 use core::mem::MaybeUninit;
 
@@ -71,5 +71,64 @@ impl Lanes for F32x1 {
             n += ((bits >> i) & 1) as usize;
         }
         n
+    }
+
+    type F64 = F64x1;
+}
+
+/// One f64 lane.
+#[derive(Clone, Copy, Debug)]
+pub struct F64x1(f64);
+
+impl Lanes64 for F64x1 {
+    const N: usize = 1;
+
+    #[inline(always)]
+    fn splat(x: f64) -> Self {
+        F64x1(x)
+    }
+    #[inline(always)]
+    fn load(s: &[f64], i: usize) -> Self {
+        F64x1(s[i])
+    }
+    #[inline(always)]
+    fn gather(table: &[f64], idx: &[u32; 4]) -> Self {
+        F64x1(table[idx[0] as usize])
+    }
+    #[inline(always)]
+    fn add(self, o: Self) -> Self {
+        F64x1(self.0 + o.0)
+    }
+    #[inline(always)]
+    fn sub(self, o: Self) -> Self {
+        F64x1(self.0 - o.0)
+    }
+    #[inline(always)]
+    fn mul(self, o: Self) -> Self {
+        F64x1(self.0 * o.0)
+    }
+    #[inline(always)]
+    fn min(self, o: Self) -> Self {
+        F64x1(if self.0 < o.0 { self.0 } else { o.0 })
+    }
+    #[inline(always)]
+    fn max(self, o: Self) -> Self {
+        F64x1(if self.0 > o.0 { self.0 } else { o.0 })
+    }
+    #[inline(always)]
+    fn sqrt(self) -> Self {
+        F64x1(self.0.sqrt())
+    }
+    #[inline(always)]
+    fn lt(self, o: Self) -> u32 {
+        u32::from(self.0 < o.0)
+    }
+    #[inline(always)]
+    fn le(self, o: Self) -> u32 {
+        u32::from(self.0 <= o.0)
+    }
+    #[inline(always)]
+    fn trunc(self, out: &mut [u32; 4]) {
+        out[0] = self.0 as u32;
     }
 }

@@ -1,9 +1,9 @@
 //! The four-lane tier: `wide::f32x4` (SSE2 on x86_64, NEON on aarch64, simd128 on wasm). Safe code.
 
-use super::{Lanes, left_pack_table};
+use super::{Lanes, Lanes64, left_pack_table};
 use crate::soa::Chunk;
 use core::mem::MaybeUninit;
-use wide::{f32x4, u32x4};
+use wide::{f32x4, f64x2, u32x4};
 
 /// Four f32 lanes.
 #[derive(Clone, Copy, Debug)]
@@ -107,5 +107,68 @@ impl Lanes for F32x4 {
             + popcount4((bits >> 4) & 15)
             + popcount4((bits >> 8) & 15)
             + popcount4((bits >> 12) & 15)
+    }
+
+    type F64 = F64x2;
+}
+
+/// Two f64 lanes.
+#[derive(Clone, Copy, Debug)]
+pub struct F64x2(f64x2);
+
+impl Lanes64 for F64x2 {
+    const N: usize = 2;
+
+    #[inline(always)]
+    fn splat(x: f64) -> Self {
+        F64x2(f64x2::splat(x))
+    }
+    #[inline(always)]
+    fn load(s: &[f64], i: usize) -> Self {
+        let lanes: [f64; 2] = s[i..i + 2].try_into().expect("two lanes");
+        F64x2(f64x2::new(lanes))
+    }
+    #[inline(always)]
+    fn gather(table: &[f64], idx: &[u32; 4]) -> Self {
+        F64x2(f64x2::new([table[idx[0] as usize], table[idx[1] as usize]]))
+    }
+    #[inline(always)]
+    fn add(self, o: Self) -> Self {
+        F64x2(self.0 + o.0)
+    }
+    #[inline(always)]
+    fn sub(self, o: Self) -> Self {
+        F64x2(self.0 - o.0)
+    }
+    #[inline(always)]
+    fn mul(self, o: Self) -> Self {
+        F64x2(self.0 * o.0)
+    }
+    #[inline(always)]
+    fn min(self, o: Self) -> Self {
+        // `minpd` on x86; NaN never reaches the f64 kernels (finite inputs), see `F32x4::min`.
+        F64x2(self.0.fast_min(o.0))
+    }
+    #[inline(always)]
+    fn max(self, o: Self) -> Self {
+        F64x2(self.0.fast_max(o.0))
+    }
+    #[inline(always)]
+    fn sqrt(self) -> Self {
+        F64x2(self.0.sqrt())
+    }
+    #[inline(always)]
+    fn lt(self, o: Self) -> u32 {
+        self.0.simd_lt(o.0).to_bitmask()
+    }
+    #[inline(always)]
+    fn le(self, o: Self) -> u32 {
+        self.0.simd_le(o.0).to_bitmask()
+    }
+    #[inline(always)]
+    fn trunc(self, out: &mut [u32; 4]) {
+        let [a, b] = self.0.to_array();
+        out[0] = a as u32;
+        out[1] = b as u32;
     }
 }

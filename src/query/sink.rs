@@ -25,24 +25,6 @@ impl Sink for Any {
     }
 }
 
-/// Calls a function with each hit's index (`offset` added), ascending, as soon as its chunk is
-/// tested: work on a hit runs while the chunk's columns are still in L1.
-pub(crate) struct EachHit<F: FnMut(usize)> {
-    pub(crate) offset: usize,
-    pub(crate) f: F,
-}
-
-impl<F: FnMut(usize)> Sink for EachHit<F> {
-    #[inline(always)]
-    fn push<V: Lanes>(&mut self, base: u32, mut bits: u32) -> bool {
-        while bits != 0 {
-            (self.f)(self.offset + base as usize + bits.trailing_zeros() as usize);
-            bits &= bits - 1;
-        }
-        false
-    }
-}
-
 /// Sets bit `i` of a zeroed word slice for each hit `i`.
 pub(crate) struct MaskWords<'a>(pub(crate) &'a mut [u64]);
 
