@@ -13,21 +13,33 @@ pub struct LightLists {
 
 impl LightLists {
     /// Builds the lists from runs of cells given in ascending light order (a stable counting
-    /// sort by cell keeps the lights ascending within each cell): one pass counts each cell's
-    /// lights, the next writes them.
+    /// sort by cell keeps the lights ascending within each cell). The counts take one pass over
+    /// the runs, not the pairs: each run adds 1 at its first cell and -1 one step past its last,
+    /// and a prefix sum along each chain `c, c + step, ...` turns those into per-cell counts.
+    /// The pass that writes the lights expands a run's first [`CellRuns::UNROLL`] cells without
+    /// a branch (the cells past its end write to a scratch slot): most runs are that short, and
+    /// a loop whose trip count changes from run to run costs a mispredicted exit per run.
     pub(crate) fn from_runs(cells: usize, runs: &CellRuns) -> LightLists {
-        let mut offsets = vec![0u32; cells + 1];
-        runs.for_each_pair(|c, _| offsets[c as usize + 1] += 1);
-        for c in 0..cells {
-            offsets[c + 1] += offsets[c];
+        let counts = runs.counts(cells);
+        let mut offsets = Vec::with_capacity(cells + 1);
+        offsets.push(0u32);
+        let mut total = 0u32;
+        for &n in &counts[..cells] {
+            total += n;
+            offsets.push(total);
         }
-        let mut next = offsets[..cells].to_vec();
-        let mut indices = vec![0u32; offsets[cells] as usize];
-        runs.for_each_pair(|c, l| {
+        let total = total as usize;
+        // `next[c]` is cell `c`'s next slot; the scratch cells all point at slot `total`, one
+        // past the lists, and never advance.
+        let mut next: Vec<u32> = offsets[..cells].to_vec();
+        next.resize(cells + CellRuns::UNROLL, total as u32);
+        let mut indices = vec![0u32; total + 1];
+        runs.for_each_run(cells as u32, |c, l| {
             let slot = &mut next[c as usize];
             indices[*slot as usize] = l;
-            *slot += 1;
+            *slot += u32::from((c as usize) < cells);
         });
+        indices.truncate(total);
         LightLists { offsets, indices }
     }
 
@@ -105,6 +117,43 @@ impl CellRuns {
                 c = c.wrapping_add(step);
             }
         }
+    }
+
+    /// A run's first cells are expanded this many at a time without a branch.
+    pub(crate) const UNROLL: usize = 4;
+
+    /// Calls `f(cell, light)` for every pair, run after run, and also `f(scratch + m, light)`
+    /// for each `m < UNROLL` past a run's end: the first `UNROLL` lanes of every run are
+    /// visited unconditionally (selects, not branches), the rest of a long run in a loop.
+    #[inline]
+    fn for_each_run(&self, scratch: u32, mut f: impl FnMut(u32, u32)) {
+        let step = self.step;
+        for &[start, n, light] in &self.runs {
+            for m in 0..Self::UNROLL as u32 {
+                let cell = start.wrapping_add(m.wrapping_mul(step));
+                f(if m < n { cell } else { scratch + m }, light);
+            }
+            for m in Self::UNROLL as u32..n {
+                f(start.wrapping_add(m.wrapping_mul(step)), light);
+            }
+        }
+    }
+
+    /// The number of runs through each of cells `0..cells` (the first `cells` entries; every
+    /// run lies in `0..cells`).
+    fn counts(&self, cells: usize) -> Vec<u32> {
+        let step = self.step as usize;
+        // One step of room past the last cell for the -1 of runs that end there.
+        let mut counts = vec![0u32; cells + step];
+        for &[start, n, _] in &self.runs {
+            counts[start as usize] += 1;
+            let end = start as usize + n as usize * step;
+            counts[end] = counts[end].wrapping_sub(1);
+        }
+        for c in step..cells {
+            counts[c] = counts[c].wrapping_add(counts[c - step]);
+        }
+        counts
     }
 }
 
