@@ -16,9 +16,9 @@ impl LightLists {
     /// sort by cell keeps the lights ascending within each cell). The counts take one pass over
     /// the runs, not the pairs: each run adds 1 at its first cell and -1 one step past its last,
     /// and a prefix sum along each chain `c, c + step, ...` turns those into per-cell counts.
-    /// The pass that writes the lights expands a run's first [`CellRuns::UNROLL`] cells without
-    /// a branch (the cells past its end write to a scratch slot): most runs are that short, and
-    /// a loop whose trip count changes from run to run costs a mispredicted exit per run.
+    /// Then one pass over the pairs writes them. (Expanding each run's first four cells
+    /// branch-free, with the cells past its end writing to a scratch slot, ran more instructions
+    /// and was no faster on the indoor scene.)
     pub(crate) fn from_runs(cells: usize, runs: &CellRuns) -> LightLists {
         let counts = runs.counts(cells);
         let mut offsets = Vec::with_capacity(cells + 1);
@@ -28,18 +28,13 @@ impl LightLists {
             total += n;
             offsets.push(total);
         }
-        let total = total as usize;
-        // `next[c]` is cell `c`'s next slot; the scratch cells all point at slot `total`, one
-        // past the lists, and never advance.
         let mut next: Vec<u32> = offsets[..cells].to_vec();
-        next.resize(cells + CellRuns::UNROLL, total as u32);
-        let mut indices = vec![0u32; total + 1];
-        runs.for_each_run(cells as u32, |c, l| {
+        let mut indices = vec![0u32; total as usize];
+        runs.for_each_pair(|c, l| {
             let slot = &mut next[c as usize];
             indices[*slot as usize] = l;
-            *slot += u32::from((c as usize) < cells);
+            *slot += 1;
         });
-        indices.truncate(total);
         LightLists { offsets, indices }
     }
 
@@ -115,26 +110,6 @@ impl CellRuns {
             for _ in 0..n {
                 f(c, light);
                 c = c.wrapping_add(step);
-            }
-        }
-    }
-
-    /// A run's first cells are expanded this many at a time without a branch.
-    pub(crate) const UNROLL: usize = 4;
-
-    /// Calls `f(cell, light)` for every pair, run after run, and also `f(scratch + m, light)`
-    /// for each `m < UNROLL` past a run's end: the first `UNROLL` lanes of every run are
-    /// visited unconditionally (selects, not branches), the rest of a long run in a loop.
-    #[inline]
-    fn for_each_run(&self, scratch: u32, mut f: impl FnMut(u32, u32)) {
-        let step = self.step;
-        for &[start, n, light] in &self.runs {
-            for m in 0..Self::UNROLL as u32 {
-                let cell = start.wrapping_add(m.wrapping_mul(step));
-                f(if m < n { cell } else { scratch + m }, light);
-            }
-            for m in Self::UNROLL as u32..n {
-                f(start.wrapping_add(m.wrapping_mul(step)), light);
             }
         }
     }
