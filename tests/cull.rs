@@ -336,6 +336,35 @@ fn one_of_each_kind(rng: &mut TestRng) -> Vec<(ClusterGrid, Aabb, &'static str)>
 }
 
 #[test]
+fn lists_reused_across_frames_equal_fresh_ones() {
+    // One `LightLists` refilled by `assign_into` across grids of every kind, both cell orders,
+    // light counts that grow and shrink and 1 or 3 threads (the one-task path keeps its scratch
+    // in the lists, the split path joins into them): each time exactly what a fresh `assign`
+    // gives, and well-formed CSR.
+    let mut rng = TestRng::named(5, "reuse");
+    let mut lists = LightLists::new();
+    for (grid, around, kind) in one_of_each_kind(&mut rng) {
+        for order in [CellOrder::XFastest, CellOrder::ZFastest] {
+            for n in [300, 0, 2100, 33, 1, 700] {
+                let lights = random_lights(&mut rng, n, around, 3.0);
+                for threads in [1, 3, 1] {
+                    let g = grid.clone().with_order(order).with_threads(threads);
+                    g.assign_into(&lights, &mut lists);
+                    let fresh = g.with_threads(1).assign(&lights);
+                    let what = format!("{kind}, {order:?}, {n} lights, {threads} threads");
+                    assert_eq!(lists, fresh, "{what}");
+                    assert_eq!(lists.offsets.len(), grid.len() + 1, "{what}");
+                    assert_eq!(*lists.offsets.last().unwrap() as usize, lists.indices.len());
+                    for c in 0..grid.len() {
+                        assert!(lists.cell(c).windows(2).all(|w| w[0] < w[1]), "{what}");
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
 fn masks_equal_lists_bit_for_bit() {
     // One `LightMasks` reused across grids and light counts that grow and shrink, most not a
     // multiple of 32: every word, padding bits included, is what the lists say.

@@ -201,6 +201,15 @@ impl BevyClusters {
 
     /// Assigns `lights` (view space) to the cells; the lists in bvlanes' CSR form and cell order.
     pub fn assign(&mut self, lights: &Spheres) -> LightLists {
+        let mut lists = LightLists::new();
+        self.assign_into(lights, &mut lists);
+        lists
+    }
+
+    /// [`assign`](Self::assign) into `out`, reusing its arrays (as `ClusterGrid::assign_into`
+    /// reuses its output: both sides of the comparison keep their buffers across frames, as a
+    /// renderer, and Bevy, do).
+    pub fn assign_into(&mut self, lights: &Spheres, out: &mut LightLists) {
         for c in &mut self.cells {
             c.clear();
         }
@@ -285,18 +294,13 @@ impl BevyClusters {
             }
         }
         // Flatten into CSR.
-        let mut offsets = Vec::with_capacity(self.cells.len() + 1);
-        let mut total = 0u32;
-        offsets.push(0);
+        out.offsets.clear();
+        out.indices.clear();
+        out.offsets.push(0);
         for c in &self.cells {
-            total += c.len() as u32;
-            offsets.push(total);
+            out.indices.extend_from_slice(c);
+            out.offsets.push(out.indices.len() as u32);
         }
-        let mut indices = Vec::with_capacity(total as usize);
-        for c in &self.cells {
-            indices.extend_from_slice(c);
-        }
-        LightLists { offsets, indices }
     }
 
     /// `Frustum::intersects_sphere(sphere, true)`.

@@ -304,10 +304,45 @@ impl ClusterGrid {
     /// The lights of every cell, as CSR lists (light indices ascending within a cell).
     #[must_use]
     pub fn assign(&self, lights: &Spheres) -> LightLists {
+        let mut lists = LightLists::new();
+        self.assign_into(lights, &mut lists);
+        lists
+    }
+
+    /// [`assign`](Self::assign) into `lists`, replacing what they held and reusing their
+    /// allocations: for a renderer that assigns every frame (on one thread, a steady frame then
+    /// allocates nothing; split over threads, each task allocates its own part).
+    ///
+    /// ```
+    /// use bvlanes::cull::{ClusterGrid, LightLists};
+    /// use bvlanes::{Sphere, Spheres};
+    /// let grid = ClusterGrid::froxels(1280, 720, 1.0, 0.1, 100.0, [16, 9, 24])?;
+    /// let mut lists = LightLists::new();
+    /// for frame in 0..3 {
+    ///     let z = -10.0 - frame as f32;
+    ///     let lights = Spheres::from_slice(&[Sphere::new([0.0, 0.0, z], 1.0)])?;
+    ///     grid.assign_into(&lights, &mut lists);
+    ///     assert_eq!(lists, grid.assign(&lights));
+    /// }
+    /// # Ok::<(), bvlanes::BvError>(())
+    /// ```
+    pub fn assign_into(&self, lights: &Spheres, lists: &mut LightLists) {
         let cells = self.len();
+        let ranges = self.task_ranges(lights.len());
+        if let [range] = &ranges[..] {
+            let mut runs = lists.take_runs();
+            self.collect_runs(lights, range.clone(), &mut runs);
+            lists.fill(cells, &runs);
+            lists.keep_runs(runs);
+            return;
+        }
         // Each task sorts its own pairs by cell; the lists are then joined cell by cell.
-        let parts = self.parts(lights, |runs| LightLists::from_runs(cells, &runs));
-        LightLists::join(cells, parts)
+        let parts = run_tasks(&ranges, |range| {
+            let mut runs = CellRuns::default();
+            self.collect_runs(lights, range.clone(), &mut runs);
+            LightLists::from_runs(cells, &runs)
+        });
+        lists.join(cells, &parts);
     }
 
     /// One bitset of lights per cell, written into `masks` (resized to this grid and light count,
@@ -315,60 +350,64 @@ impl ClusterGrid {
     /// meets cell `c`.
     pub fn assign_masks(&self, lights: &Spheres, masks: &mut LightMasks) {
         masks.reset(self.len(), lights.len());
-        for runs in self.parts(lights, |runs| runs) {
-            runs.for_each_pair(|cell, light| masks.set(cell, light));
+        let ranges = self.task_ranges(lights.len());
+        if let [range] = &ranges[..] {
+            let mut runs = masks.take_runs();
+            self.collect_runs(lights, range.clone(), &mut runs);
+            masks.set_runs(&runs);
+            masks.keep_runs(runs);
+            return;
+        }
+        let parts = run_tasks(&ranges, |range| {
+            let mut runs = CellRuns::default();
+            self.collect_runs(lights, range.clone(), &mut runs);
+            runs
+        });
+        for runs in &parts {
+            masks.set_runs(runs);
         }
     }
 
-    /// Every (cell, light) pair that meets, lights ascending, as runs of cells in parts (one per
-    /// task, contiguous ranges of lights, in order), each part passed through `finish` within its
-    /// task.
-    fn parts<T: Send>(
-        &self,
-        lights: &Spheres,
-        finish: impl Fn(CellRuns) -> T + Sync + Send,
-    ) -> Vec<T> {
-        let n = lights.len();
+    /// The light ranges of an assignment's tasks, in order: contiguous runs of whole chunks of
+    /// 16 lights (the SIMD pre-cull of froxel grids runs on them), one range when the grid runs
+    /// on one thread or there are too few lights to split.
+    fn task_ranges(&self, n: usize) -> Vec<core::ops::Range<usize>> {
         let tasks = match self.threads {
             1 => 1,
             t => (t * TASKS_PER_THREAD).min(n / MIN_LIGHTS_PER_TASK).max(1),
         };
-        // Tasks take whole chunks of 16 lights (the SIMD pre-cull of froxel grids runs on them).
         let chunks = n.div_ceil(Chunk::LANES);
-        let ranges: Vec<core::ops::Range<usize>> = (0..tasks)
+        (0..tasks)
             .map(|t| chunks * t / tasks..chunks * (t + 1) / tasks)
-            .collect();
-        let task = |range: &core::ops::Range<usize>| {
-            let runs = if let Kind::Froxels(f) = &self.kind {
-                let d = f.dims;
-                // Runs go along x.
-                let mut runs = CellRuns::new(match self.order {
-                    CellOrder::ZFastest => d[1] * d[2],
-                    CellOrder::XFastest => 1,
-                });
-                let mut scratch = Scratch::default();
-                f.assign_chunks(
-                    lights,
-                    range.clone(),
-                    self.backend,
-                    &mut scratch,
-                    |[x, y, z], k, l| runs.push(self.index(d, x, y, z), k, l),
-                );
-                runs
-            } else {
-                // Single cells.
-                let mut runs = CellRuns::new(1);
-                let lanes = Chunk::LANES;
-                let which = range.start * lanes..(range.end * lanes).min(n);
-                self.for_each_hit(lights, which, |cell, l| runs.push(cell, 1, l));
-                runs
-            };
-            finish(runs)
-        };
-        if tasks == 1 {
-            return vec![task(&ranges[0])];
+            .collect()
+    }
+
+    /// Replaces `runs` by the runs of cells the lights of chunks `range` meet, lights ascending.
+    fn collect_runs(&self, lights: &Spheres, range: core::ops::Range<usize>, runs: &mut CellRuns) {
+        if let Kind::Froxels(f) = &self.kind {
+            let d = f.dims;
+            // Runs go along x.
+            runs.reset(match self.order {
+                CellOrder::ZFastest => d[1] * d[2],
+                CellOrder::XFastest => 1,
+            });
+            let mut scratch = Scratch::default();
+            f.assign_chunks(
+                lights,
+                range,
+                self.backend,
+                &mut scratch,
+                |[x, y, z], k, l| {
+                    runs.push(self.index(d, x, y, z), k, l);
+                },
+            );
+        } else {
+            // Single cells.
+            runs.reset(1);
+            let lanes = Chunk::LANES;
+            let which = range.start * lanes..(range.end * lanes).min(lights.len());
+            self.for_each_hit(lights, which, |cell, l| runs.push(cell, 1, l));
         }
-        run_tasks(&ranges, task)
     }
 
     /// Calls `hit(cell, light)` for every light of `which` (ascending) and every cell it meets

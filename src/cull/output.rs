@@ -3,60 +3,99 @@
 
 /// Per-cell light lists in CSR form: the lights of cell `c` are
 /// `indices[offsets[c] as usize..offsets[c + 1] as usize]`, ascending.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+///
+/// [`ClusterGrid::assign_into`](super::ClusterGrid::assign_into) refills a `LightLists` from one
+/// frame to the next, reusing its two arrays and the scratch it keeps for that purpose (so a
+/// steady frame on one thread allocates nothing). Equality compares the lists only.
+#[derive(Clone, Debug, Default)]
 pub struct LightLists {
     /// `cells + 1` offsets into `indices`, starting at 0.
     pub offsets: Vec<u32>,
     /// Light indices, cell after cell.
     pub indices: Vec<u32>,
+    /// The runs of the last one-task assignment and the per-cell counts and cursors: kept only
+    /// for their allocations.
+    runs: CellRuns,
+    cursors: Vec<u32>,
 }
 
+impl PartialEq for LightLists {
+    fn eq(&self, o: &LightLists) -> bool {
+        self.offsets == o.offsets && self.indices == o.indices
+    }
+}
+
+impl Eq for LightLists {}
+
 impl LightLists {
-    /// Builds the lists from runs of cells given in ascending light order (a stable counting
-    /// sort by cell keeps the lights ascending within each cell). The counts take one pass over
-    /// the runs, not the pairs: each run adds 1 at its first cell and -1 one step past its last,
-    /// and a prefix sum along each chain `c, c + step, ...` turns those into per-cell counts.
-    /// Then one pass over the pairs writes them. (Expanding each run's first four cells
-    /// branch-free, with the cells past its end writing to a scratch slot, ran more instructions
-    /// and was no faster on the indoor scene.)
+    /// Empty lists (no cells), to be filled by
+    /// [`ClusterGrid::assign_into`](super::ClusterGrid::assign_into).
+    #[must_use]
+    pub fn new() -> LightLists {
+        LightLists::default()
+    }
+
+    /// The lists of runs of cells given in ascending light order.
     pub(crate) fn from_runs(cells: usize, runs: &CellRuns) -> LightLists {
-        let counts = runs.counts(cells);
-        let mut offsets = Vec::with_capacity(cells + 1);
-        offsets.push(0u32);
+        let mut lists = LightLists::new();
+        lists.fill(cells, runs);
+        lists
+    }
+
+    /// Replaces the lists by those of runs of cells given in ascending light order (a stable
+    /// counting sort by cell keeps the lights ascending within each cell), reusing the arrays.
+    /// The counts take one pass over the runs, not the pairs: each run adds 1 at its first cell
+    /// and -1 one step past its last, and a prefix sum along each chain `c, c + step, ...` turns
+    /// those into per-cell counts. Then one pass over the pairs writes them. (Expanding each
+    /// run's first four cells branch-free, with the cells past its end writing to a scratch
+    /// slot, ran more instructions and was no faster on the indoor scene.)
+    pub(crate) fn fill(&mut self, cells: usize, runs: &CellRuns) {
+        let cursors = &mut self.cursors;
+        runs.counts(cells, cursors);
+        self.offsets.clear();
+        self.offsets.push(0u32);
         let mut total = 0u32;
-        for &n in &counts[..cells] {
+        for c in &mut cursors[..cells] {
+            // The count becomes the cell's first slot.
+            let n = *c;
+            *c = total;
             total += n;
-            offsets.push(total);
+            self.offsets.push(total);
         }
-        let mut next: Vec<u32> = offsets[..cells].to_vec();
-        let mut indices = vec![0u32; total as usize];
+        self.indices.clear();
+        self.indices.resize(total as usize, 0);
+        let indices = &mut self.indices;
         runs.for_each_pair(|c, l| {
-            let slot = &mut next[c as usize];
+            let slot = &mut cursors[c as usize];
             indices[*slot as usize] = l;
             *slot += 1;
         });
-        LightLists { offsets, indices }
     }
 
-    /// Joins the lists of consecutive light ranges (`parts` in light order): cell `c` lists
-    /// part 0's lights of `c`, then part 1's, and so on. (Copying is cheap next to the sorting
-    /// each part did in its own task; a second parallel call would cost more in waking the pool
-    /// than it saves.)
-    pub(crate) fn join(cells: usize, parts: Vec<LightLists>) -> LightLists {
-        if parts.len() == 1 {
-            return parts.into_iter().next().expect("one part");
-        }
-        let mut offsets = Vec::with_capacity(cells + 1);
-        offsets.push(0u32);
-        let total: usize = parts.iter().map(|p| p.indices.len()).sum();
-        let mut indices = Vec::with_capacity(total);
+    /// The runs buffer kept for the next one-task assignment (left empty in its place).
+    pub(crate) fn take_runs(&mut self) -> CellRuns {
+        core::mem::take(&mut self.runs)
+    }
+
+    /// Keeps `runs`' allocation for the next one-task assignment.
+    pub(crate) fn keep_runs(&mut self, runs: CellRuns) {
+        self.runs = runs;
+    }
+
+    /// Replaces the lists by the join of those of consecutive light ranges (`parts` in light
+    /// order), reusing the arrays: cell `c` lists part 0's lights of `c`, then part 1's, and so
+    /// on. (Copying is cheap next to the sorting each part did in its own task; a second
+    /// parallel call would cost more in waking the pool than it saves.)
+    pub(crate) fn join(&mut self, cells: usize, parts: &[LightLists]) {
+        self.offsets.clear();
+        self.offsets.push(0u32);
+        self.indices.clear();
         for c in 0..cells {
-            for p in &parts {
-                indices.extend_from_slice(p.cell(c));
+            for p in parts {
+                self.indices.extend_from_slice(p.cell(c));
             }
-            offsets.push(indices.len() as u32);
+            self.offsets.push(self.indices.len() as u32);
         }
-        LightLists { offsets, indices }
     }
 
     /// Number of cells.
@@ -79,7 +118,7 @@ impl LightLists {
 /// same `step` for every run), lights ascending: what one task of an assignment produces, before
 /// it becomes lists or masks. A run is 12 bytes where its `(cell, light)` pairs would take 8
 /// each, and the pairs are only spelled out by the pass that writes them.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub(crate) struct CellRuns {
     step: u32,
     /// `[start, n, light]`.
@@ -87,12 +126,10 @@ pub(crate) struct CellRuns {
 }
 
 impl CellRuns {
-    /// No runs yet; every run will step by `step`.
-    pub(crate) fn new(step: u32) -> CellRuns {
-        CellRuns {
-            step,
-            runs: Vec::new(),
-        }
+    /// Drops the runs (keeping the allocation); every run from now on steps by `step`.
+    pub(crate) fn reset(&mut self, step: u32) {
+        self.step = step;
+        self.runs.clear();
     }
 
     /// Adds the run of `n >= 1` cells from `start` met by `light` (lights ascending).
@@ -114,12 +151,13 @@ impl CellRuns {
         }
     }
 
-    /// The number of runs through each of cells `0..cells` (the first `cells` entries; every
-    /// run lies in `0..cells`).
-    fn counts(&self, cells: usize) -> Vec<u32> {
+    /// Fills the first `cells` entries of `counts` with the number of runs through each cell
+    /// (every run lies in `0..cells`); the entries after them are scratch.
+    fn counts(&self, cells: usize, counts: &mut Vec<u32>) {
         let step = self.step as usize;
         // One step of room past the last cell for the -1 of runs that end there.
-        let mut counts = vec![0u32; cells + step];
+        counts.clear();
+        counts.resize(cells + step, 0);
         for &[start, n, _] in &self.runs {
             counts[start as usize] += 1;
             let end = start as usize + n as usize * step;
@@ -128,19 +166,28 @@ impl CellRuns {
         for c in step..cells {
             counts[c] = counts[c].wrapping_add(counts[c - step]);
         }
-        counts
     }
 }
 
 /// One bitset of lights per cell: bit `l % 32` of word `l / 32` of cell `c` (in
 /// [`words`](Self::words), `c * words_per_cell()` words in) is set iff light `l` meets cell `c`.
 /// Reused across frames: [`ClusterGrid::assign_masks`](super::ClusterGrid::assign_masks) resizes
-/// it in place.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+/// it in place (and keeps a scratch buffer for the next call). Equality compares the masks only.
+#[derive(Clone, Debug, Default)]
 pub struct LightMasks {
     words_per_cell: usize,
     words: Vec<u32>,
+    /// The runs of the last one-task assignment, kept only for their allocation.
+    runs: CellRuns,
 }
+
+impl PartialEq for LightMasks {
+    fn eq(&self, o: &LightMasks) -> bool {
+        self.words_per_cell == o.words_per_cell && self.words == o.words
+    }
+}
+
+impl Eq for LightMasks {}
 
 impl LightMasks {
     /// An empty set of masks (it grows on first use).
@@ -156,10 +203,22 @@ impl LightMasks {
         self.words.resize(cells * self.words_per_cell, 0);
     }
 
-    #[inline]
-    pub(crate) fn set(&mut self, cell: u32, light: u32) {
-        let w = cell as usize * self.words_per_cell + light as usize / 32;
-        self.words[w] |= 1 << (light % 32);
+    /// Sets the bit of every pair of `runs`.
+    pub(crate) fn set_runs(&mut self, runs: &CellRuns) {
+        let (words, per_cell) = (&mut self.words, self.words_per_cell);
+        runs.for_each_pair(|cell, light| {
+            words[cell as usize * per_cell + light as usize / 32] |= 1 << (light % 32);
+        });
+    }
+
+    /// The runs buffer kept for the next one-task assignment (left empty in its place).
+    pub(crate) fn take_runs(&mut self) -> CellRuns {
+        core::mem::take(&mut self.runs)
+    }
+
+    /// Keeps `runs`' allocation for the next one-task assignment.
+    pub(crate) fn keep_runs(&mut self, runs: CellRuns) {
+        self.runs = runs;
     }
 
     /// Words per cell (`lights.div_ceil(32)`).
