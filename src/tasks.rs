@@ -27,3 +27,14 @@ pub(crate) fn run_tasks<I: Sync, T: Send>(
     }
     items.iter().map(task).collect()
 }
+
+/// Runs `task` on every item in place, in parallel with `rayon` when there is more than one.
+pub(crate) fn run_tasks_mut<I: Send>(items: &mut [I], task: impl Fn(&mut I) + Sync + Send) {
+    #[cfg(feature = "rayon")]
+    if items.len() > 1 {
+        use rayon::prelude::*;
+        items.par_iter_mut().for_each(task);
+        return;
+    }
+    items.iter_mut().for_each(task);
+}

@@ -3,7 +3,7 @@
 use super::froxel::{FIRST_SLICE_DEPTH, Froxels, Scratch};
 use super::output::{CellRuns, LightLists, LightMasks};
 use crate::soa::Chunk;
-use crate::tasks::{default_threads, run_tasks};
+use crate::tasks::{default_threads, run_tasks_mut};
 use crate::{Aabb, Aabbs, Backend, BvError, Spheres};
 
 /// How a uniform or froxel grid numbers its cells.
@@ -330,19 +330,19 @@ impl ClusterGrid {
         let cells = self.len();
         let ranges = self.task_ranges(lights.len());
         if let [range] = &ranges[..] {
-            let mut runs = lists.take_runs();
-            self.collect_runs(lights, range.clone(), &mut runs);
-            lists.fill(cells, &runs);
-            lists.keep_runs(runs);
+            lists.fill_with(cells, |runs| self.collect_runs(lights, range.clone(), runs));
             return;
         }
         // Each task sorts its own pairs by cell; the lists are then joined cell by cell.
-        let parts = run_tasks(&ranges, |range| {
-            let mut runs = CellRuns::default();
-            self.collect_runs(lights, range.clone(), &mut runs);
-            LightLists::from_runs(cells, &runs)
+        let mut parts: Vec<(LightLists, core::ops::Range<usize>)> = lists
+            .take_parts(ranges.len())
+            .into_iter()
+            .zip(ranges)
+            .collect();
+        run_tasks_mut(&mut parts, |(part, range)| {
+            part.fill_with(cells, |runs| self.collect_runs(lights, range.clone(), runs));
         });
-        lists.join(cells, &parts);
+        lists.join(cells, parts.into_iter().map(|(part, _)| part).collect());
     }
 
     /// One bitset of lights per cell, written into `masks` (resized to this grid and light count,
@@ -351,21 +351,15 @@ impl ClusterGrid {
     pub fn assign_masks(&self, lights: &Spheres, masks: &mut LightMasks) {
         masks.reset(self.len(), lights.len());
         let ranges = self.task_ranges(lights.len());
-        if let [range] = &ranges[..] {
-            let mut runs = masks.take_runs();
-            self.collect_runs(lights, range.clone(), &mut runs);
-            masks.set_runs(&runs);
-            masks.keep_runs(runs);
-            return;
-        }
-        let parts = run_tasks(&ranges, |range| {
-            let mut runs = CellRuns::default();
-            self.collect_runs(lights, range.clone(), &mut runs);
-            runs
+        let mut parts: Vec<(CellRuns, core::ops::Range<usize>)> = masks
+            .take_runs(ranges.len())
+            .into_iter()
+            .zip(ranges)
+            .collect();
+        run_tasks_mut(&mut parts, |(runs, range)| {
+            self.collect_runs(lights, range.clone(), runs);
         });
-        for runs in &parts {
-            masks.set_runs(runs);
-        }
+        masks.set_all(parts.into_iter().map(|(runs, _)| runs).collect());
     }
 
     /// The light ranges of an assignment's tasks, in order: contiguous runs of whole chunks of

@@ -6,8 +6,8 @@
 ///
 /// [`ClusterGrid::assign_into`](super::ClusterGrid::assign_into) refills a `LightLists` from one
 /// frame to the next, reusing its two arrays and the scratch it keeps for that purpose (so a
-/// steady frame on one thread allocates nothing). Equality compares the lists only.
-#[derive(Clone, Debug, Default)]
+/// steady frame allocates nothing). Equality, `Clone` and `Debug` see the lists only.
+#[derive(Default)]
 pub struct LightLists {
     /// `cells + 1` offsets into `indices`, starting at 0.
     pub offsets: Vec<u32>,
@@ -17,11 +17,32 @@ pub struct LightLists {
     /// for their allocations.
     runs: CellRuns,
     cursors: Vec<u32>,
+    /// The lists of each task of the last split assignment, kept for their allocations.
+    parts: Vec<LightLists>,
 }
 
 impl PartialEq for LightLists {
     fn eq(&self, o: &LightLists) -> bool {
         self.offsets == o.offsets && self.indices == o.indices
+    }
+}
+
+impl Clone for LightLists {
+    fn clone(&self) -> LightLists {
+        LightLists {
+            offsets: self.offsets.clone(),
+            indices: self.indices.clone(),
+            ..LightLists::default()
+        }
+    }
+}
+
+impl core::fmt::Debug for LightLists {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("LightLists")
+            .field("offsets", &self.offsets)
+            .field("indices", &self.indices)
+            .finish()
     }
 }
 
@@ -33,13 +54,6 @@ impl LightLists {
     #[must_use]
     pub fn new() -> LightLists {
         LightLists::default()
-    }
-
-    /// The lists of runs of cells given in ascending light order.
-    pub(crate) fn from_runs(cells: usize, runs: &CellRuns) -> LightLists {
-        let mut lists = LightLists::new();
-        lists.fill(cells, runs);
-        lists
     }
 
     /// Replaces the lists by those of runs of cells given in ascending light order (a stable
@@ -72,30 +86,39 @@ impl LightLists {
         });
     }
 
-    /// The runs buffer kept for the next one-task assignment (left empty in its place).
-    pub(crate) fn take_runs(&mut self) -> CellRuns {
-        core::mem::take(&mut self.runs)
-    }
-
-    /// Keeps `runs`' allocation for the next one-task assignment.
-    pub(crate) fn keep_runs(&mut self, runs: CellRuns) {
+    /// Replaces the lists by those of the runs `collect` writes into a buffer (cleared first,
+    /// and kept for the next call).
+    pub(crate) fn fill_with(&mut self, cells: usize, collect: impl FnOnce(&mut CellRuns)) {
+        let mut runs = core::mem::take(&mut self.runs);
+        collect(&mut runs);
+        self.fill(cells, &runs);
         self.runs = runs;
     }
 
+    /// `tasks` lists kept from the last split assignment (or new ones), to be filled by one task
+    /// each and then [`join`](Self::join)ed.
+    pub(crate) fn take_parts(&mut self, tasks: usize) -> Vec<LightLists> {
+        let mut parts = core::mem::take(&mut self.parts);
+        parts.resize_with(tasks, LightLists::default);
+        parts
+    }
+
     /// Replaces the lists by the join of those of consecutive light ranges (`parts` in light
-    /// order), reusing the arrays: cell `c` lists part 0's lights of `c`, then part 1's, and so
-    /// on. (Copying is cheap next to the sorting each part did in its own task; a second
-    /// parallel call would cost more in waking the pool than it saves.)
-    pub(crate) fn join(&mut self, cells: usize, parts: &[LightLists]) {
+    /// order, kept afterwards for their allocations), reusing the arrays: cell `c` lists part
+    /// 0's lights of `c`, then part 1's, and so on. (Copying is cheap next to the sorting each
+    /// part did in its own task; a second parallel call would cost more in waking the pool than
+    /// it saves.)
+    pub(crate) fn join(&mut self, cells: usize, parts: Vec<LightLists>) {
         self.offsets.clear();
         self.offsets.push(0u32);
         self.indices.clear();
         for c in 0..cells {
-            for p in parts {
+            for p in &parts {
                 self.indices.extend_from_slice(p.cell(c));
             }
             self.offsets.push(self.indices.len() as u32);
         }
+        self.parts = parts;
     }
 
     /// Number of cells.
@@ -172,13 +195,33 @@ impl CellRuns {
 /// One bitset of lights per cell: bit `l % 32` of word `l / 32` of cell `c` (in
 /// [`words`](Self::words), `c * words_per_cell()` words in) is set iff light `l` meets cell `c`.
 /// Reused across frames: [`ClusterGrid::assign_masks`](super::ClusterGrid::assign_masks) resizes
-/// it in place (and keeps a scratch buffer for the next call). Equality compares the masks only.
-#[derive(Clone, Debug, Default)]
+/// it in place (and keeps scratch buffers for the next call). Equality, `Clone` and `Debug` see
+/// the masks only.
+#[derive(Default)]
 pub struct LightMasks {
     words_per_cell: usize,
     words: Vec<u32>,
-    /// The runs of the last one-task assignment, kept only for their allocation.
-    runs: CellRuns,
+    /// The runs of each task of the last assignment, kept only for their allocations.
+    runs: Vec<CellRuns>,
+}
+
+impl Clone for LightMasks {
+    fn clone(&self) -> LightMasks {
+        LightMasks {
+            words_per_cell: self.words_per_cell,
+            words: self.words.clone(),
+            runs: Vec::new(),
+        }
+    }
+}
+
+impl core::fmt::Debug for LightMasks {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("LightMasks")
+            .field("words_per_cell", &self.words_per_cell)
+            .field("words", &self.words)
+            .finish()
+    }
 }
 
 impl PartialEq for LightMasks {
@@ -211,13 +254,18 @@ impl LightMasks {
         });
     }
 
-    /// The runs buffer kept for the next one-task assignment (left empty in its place).
-    pub(crate) fn take_runs(&mut self) -> CellRuns {
-        core::mem::take(&mut self.runs)
+    /// `tasks` run buffers kept from the last assignment (or new ones), one per task.
+    pub(crate) fn take_runs(&mut self, tasks: usize) -> Vec<CellRuns> {
+        let mut runs = core::mem::take(&mut self.runs);
+        runs.resize_with(tasks, CellRuns::default);
+        runs
     }
 
-    /// Keeps `runs`' allocation for the next one-task assignment.
-    pub(crate) fn keep_runs(&mut self, runs: CellRuns) {
+    /// Sets the bit of every pair of every buffer of `runs`, and keeps them for the next call.
+    pub(crate) fn set_all(&mut self, runs: Vec<CellRuns>) {
+        for r in &runs {
+            self.set_runs(r);
+        }
         self.runs = runs;
     }
 
