@@ -337,33 +337,13 @@ impl Froxels {
         z: Run,
         mut hit: impl FnMut([u32; 3], u32),
     ) {
-        let rho2 = rho * rho;
         for k in z.first..z.end {
-            let (d0, d1) = (self.depth[k], self.depth[k + 1]);
-            // The depth of the cross-section nearest the centre, and the distance to it.
-            let t = pd.clamp_to(d0, d1);
-            let ez = t - pd;
-            let ez2 = ez * ez;
-            let w = rho2 - ez2;
-            if w < 0.0 {
+            let Some(slice) = self.slice_rows([x, y, pd], rho, k) else {
                 continue;
-            }
-            // The ball's depths within the slice (positive: `d0 >= near > 0`).
-            let t0 = d0.at_least(pd - rho);
-            let t1 = d1.at_most(pd + rho).at_least(t0);
-            let (r0, r1) = (1.0 / t0, 1.0 / t1);
-            let (jlo, jhi) = self.tile_span(1, y, w.sqrt(), r0, r1);
-            let slice = SliceRows {
-                p: [x, y, pd],
-                t,
-                t0,
-                t1,
-                r: [r0, r1],
-                w,
-                ez2,
-                rho,
-                rho2,
             };
+            let SliceRows { t, ez2, rho2, .. } = slice;
+            let (d0, d1) = (self.depth[k], self.depth[k + 1]);
+            let (jlo, jhi) = self.tile_span(1, y, slice.w.sqrt(), slice.r[0], slice.r[1]);
             let mut j = jlo;
             while j <= jhi {
                 let rows = self.rows::<W>(&slice, j);
@@ -408,6 +388,36 @@ impl Froxels {
                 j += W::N;
             }
         }
+    }
+
+    /// What the rows of slice `k` share, for a light centred at `(x, y, pd)`, `pd > 0`, with
+    /// radius `rho`; `None` if the ball misses the slice's slab.
+    #[inline(always)]
+    fn slice_rows(&self, [x, y, pd]: [f64; 3], rho: f64, k: usize) -> Option<SliceRows> {
+        let rho2 = rho * rho;
+        let (d0, d1) = (self.depth[k], self.depth[k + 1]);
+        // The depth of the cross-section nearest the centre, and the distance to it.
+        let t = pd.clamp_to(d0, d1);
+        let ez = t - pd;
+        let ez2 = ez * ez;
+        let w = rho2 - ez2;
+        if w < 0.0 {
+            return None;
+        }
+        // The ball's depths within the slice (positive: `d0 >= near > 0`).
+        let t0 = d0.at_least(pd - rho);
+        let t1 = d1.at_most(pd + rho).at_least(t0);
+        Some(SliceRows {
+            p: [x, y, pd],
+            t,
+            t0,
+            t1,
+            r: [1.0 / t0, 1.0 / t1],
+            w,
+            ez2,
+            rho,
+            rho2,
+        })
     }
 
     /// Rows `j .. j + W::N` of a slice (lanes past the grid read padding and are ignored): the
@@ -665,6 +675,7 @@ impl<F: FnMut([u32; 3], u32, u32)> Sink for Decide<'_, F> {
 }
 
 /// What the rows of one slice share, as [`Froxels::rows`] sees them from one light.
+#[derive(Clone, Copy, Debug)]
 struct SliceRows {
     /// The light's centre `(x, y, depth)`.
     p: [f64; 3],
@@ -892,6 +903,94 @@ mod tests {
             for lo in probes {
                 let want = f.depth[1..].partition_point(|&v| v < lo);
                 assert_eq!(f.first_slice(lo), want, "{near} {far} {n} {lo}");
+            }
+        }
+    }
+
+    /// `rows` on every tier (through `run_batch`, so the AVX2 lanes run inside their entry point)
+    /// against the one-row instance: for every start row (tails included) and every live lane,
+    /// the same plane verdict, candidate tiles and accept bits as the scalar code gives that
+    /// row, on random and adversarial lights (huge and tiny magnitudes, zero radius, centres on
+    /// planes).
+    #[test]
+    fn rows_are_the_same_on_every_tier() {
+        use crate::lanes::Lanes;
+        use rand_xoshiro::Xoshiro256PlusPlus;
+        use rand_xoshiro::rand_core::{Rng, SeedableRng};
+
+        /// `(slice, row)` -> `[ok, acc_lo, acc_hi, ilo, ihi]` for every start row and live lane.
+        struct AllRows<'a> {
+            f: &'a Froxels,
+            slices: &'a [SliceRows],
+            out: Vec<(usize, usize, [u32; 5])>,
+        }
+        impl crate::kernel::Batch for AllRows<'_> {
+            fn run<V: Lanes>(&mut self) {
+                let n = self.f.dims[1] as usize;
+                for (i, s) in self.slices.iter().enumerate() {
+                    for j in 0..n {
+                        let r = self.f.rows::<V::F64>(s, j);
+                        for k in 0..(n - j).min(<V::F64 as Lanes64>::N) {
+                            let bits = [r.ok, r.acc_lo, r.acc_hi].map(|b| b >> k & 1);
+                            let row = [bits[0], bits[1], bits[2], r.ilo[k], r.ihi[k]];
+                            self.out.push((i, j + k, row));
+                        }
+                    }
+                }
+            }
+        }
+
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(0x5eed_0f_7065);
+        let mut unit = || (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
+        for (ci, (near, far, dims)) in [
+            (0.1, 60.0, [16, 9, 24]),
+            (0.5, 1e4, [7, 13, 5]),
+            (1e-3, 3e38, [3, 1, 40]),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let f = Froxels::new(1920, 1080, 1.0, near, far, dims).unwrap();
+            let mut slices = Vec::new();
+            for i in 0..300 {
+                let scale = [1e-3, 1.0, 60.0, 1e5, 3e38][i % 5];
+                let pd = (unit() * scale).max(f64::MIN_POSITIVE);
+                let mut x = (unit() * 2.0 - 1.0) * scale;
+                let y = (unit() * 2.0 - 1.0) * scale;
+                if i % 7 == 0 {
+                    x = f.sx[i % f.sx.len()] * pd;
+                }
+                let r = [0.0, unit() * 1e-6 * scale, unit() * scale][i % 3];
+                for k in 0..dims[2] as usize {
+                    slices.extend(f.slice_rows([x, y, pd], r, k));
+                }
+            }
+            let mut want = Vec::new();
+            for (i, s) in slices.iter().enumerate() {
+                for j in 0..dims[1] as usize {
+                    let r = f.rows::<F64x1>(s, j);
+                    want.push((
+                        i,
+                        j,
+                        [r.ok & 1, r.acc_lo & 1, r.acc_hi & 1, r.ilo[0], r.ihi[0]],
+                    ));
+                }
+            }
+            for &b in Backend::available() {
+                let mut all = AllRows {
+                    f: &f,
+                    slices: &slices,
+                    out: Vec::new(),
+                };
+                crate::kernel::run_batch(b, &mut all);
+                for (i, row, got) in all.out {
+                    let (_, _, w) = want[i * dims[1] as usize + row];
+                    assert_eq!(
+                        got, w,
+                        "camera {ci}, {b:?}, slice {:?}, row {row}",
+                        slices[i]
+                    );
+                }
             }
         }
     }
