@@ -483,9 +483,9 @@ impl Froxels {
 
     /// Whether the light meets cell `i` of `row`: accepted through the cell's point nearest
     /// the centre on the cross-section at depth `row.t` (the sum is [`Cell::h`] at `t` in its
-    /// own order, `(ez^2 + ex^2) + ey^2`, one of `dist2`'s candidates, so it never lists what
-    /// `dist2` would not); rejected by the row's planes (`row.pass`), either of the tile's side
-    /// planes or the cell's bounding box; else decided by [`Cell::dist2`].
+    /// own order, `(ez^2 + ex^2) + ey^2`, one of `least`'s candidates, so it never lists what
+    /// `least` would not); rejected by the row's planes (`row.pass`), either of the tile's side
+    /// planes or the cell's bounding box; else decided by [`Cell::least`].
     #[inline(always)]
     fn met(&self, row: &Row, i: usize) -> bool {
         let [x, y, pd] = row.p;
@@ -510,7 +510,7 @@ impl Froxels {
             b: row.b,
             d: row.d,
         };
-        cell.dist2([x, y, pd]) <= row.rho2
+        cell.least([x, y, pd], row.rho2) <= row.rho2
     }
 
     /// The tiles along axis `a` (0: columns, 1: rows) holding the slopes `u' / t` of the points
@@ -763,6 +763,12 @@ impl Cell {
         ez * ez + ex * ex + ey * ey
     }
 
+    /// The squared distance from `p` to the cell (the tests' entry to [`least`](Self::least)).
+    #[cfg(test)]
+    fn dist2(&self, p: [f64; 3]) -> f64 {
+        self.least(p, -1.0)
+    }
+
     /// The squared distance from the point `(x, y, depth)` to the cell: the minimum of `h(t)`
     /// over `t` in `[d0, d1]`. `h` is convex (a partial minimum of a convex function over a
     /// convex set), strictly, and continuously differentiable (each of `ex^2`, `ey^2` is the
@@ -776,10 +782,18 @@ impl Cell {
     /// plane in that order or the reverse, and the states between those at `d0` and `d1` are
     /// the ones it takes (likewise `ey`). (A state missed by rounding at an end lasts for an
     /// ulp of `t`, where `h` is within rounding of its value at that end.)
-    fn dist2(&self, p: [f64; 3]) -> f64 {
+    ///
+    /// The candidates are taken in turn and the first one at most `enough` is returned at once
+    /// (else the smallest of all), so `least(p, l) <= l` iff the distance squared is at most
+    /// `l`: the end tests, which only need that answer, stop early when the light meets the
+    /// cell; `enough < 0` gives the distance squared itself.
+    fn least(&self, p: [f64; 3], enough: f64) -> f64 {
         let [x, y, pd] = p;
         let [d0, d1] = self.d;
         let mut best = self.h(p, d0).at_most(self.h(p, d1));
+        if best <= enough {
+            return best;
+        }
         let (xs, ys) = (states(x, self.a, d0, d1), states(y, self.b, d0, d1));
         // The stationary point of (t - pd)^2 + sum (s t - u)^2 over the active terms.
         for sx in xs.0..=xs.1 {
@@ -798,6 +812,9 @@ impl Cell {
                 let t = num / den;
                 if t.is_finite() {
                     best = best.at_most(self.h(p, t.clamp_to(d0, d1)));
+                    if best <= enough {
+                        return best;
+                    }
                 }
             }
         }
