@@ -328,7 +328,10 @@ impl Sweep {
     fn tasks(&self, len: usize) -> usize {
         match self.threads {
             1 => 1,
-            t => (t * TASKS_PER_THREAD).min(len / MIN_BOXES_PER_TASK).max(1),
+            t => t
+                .saturating_mul(TASKS_PER_THREAD)
+                .min(len / MIN_BOXES_PER_TASK)
+                .max(1),
         }
     }
 

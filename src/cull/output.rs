@@ -20,7 +20,9 @@ impl LightLists {
             offsets[c as usize + 1] += 1;
         }
         for c in 0..cells {
-            offsets[c + 1] += offsets[c];
+            offsets[c + 1] = offsets[c + 1]
+                .checked_add(offsets[c])
+                .expect("more than u32::MAX (cell, light) pairs: CSR offsets are u32");
         }
         let mut next = offsets.clone();
         let mut indices = vec![0u32; offsets[cells] as usize];
@@ -48,7 +50,10 @@ impl LightLists {
             for p in &parts {
                 indices.extend_from_slice(p.cell(c));
             }
-            offsets.push(indices.len() as u32);
+            offsets.push(
+                u32::try_from(indices.len())
+                    .expect("more than u32::MAX (cell, light) pairs: CSR offsets are u32"),
+            );
         }
         LightLists { offsets, indices }
     }
@@ -59,11 +64,12 @@ impl LightLists {
         self.offsets.len().saturating_sub(1)
     }
 
-    /// The lights of cell `c`, ascending (empty past the last cell).
+    /// The lights of cell `c`, ascending (empty past the last cell, or when the public fields
+    /// hold offsets that are no range of `indices`).
     #[must_use]
     pub fn cell(&self, c: usize) -> &[u32] {
-        match (self.offsets.get(c), self.offsets.get(c + 1)) {
-            (Some(&a), Some(&b)) => &self.indices[a as usize..b as usize],
+        match (self.offsets.get(c), self.offsets.get(c.saturating_add(1))) {
+            (Some(&a), Some(&b)) => self.indices.get(a as usize..b as usize).unwrap_or(&[]),
             _ => &[],
         }
     }
@@ -115,7 +121,10 @@ impl LightMasks {
     #[must_use]
     pub fn cell(&self, c: usize) -> &[u32] {
         let w = self.words_per_cell;
-        self.words.get(c * w..(c + 1) * w).unwrap_or(&[])
+        let start = c.saturating_mul(w);
+        self.words
+            .get(start..start.saturating_add(w))
+            .unwrap_or(&[])
     }
 
     /// Whether light `l` is set in cell `c`.
