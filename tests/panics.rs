@@ -580,3 +580,74 @@ fn regression_light_list_accessors_take_any_cell_and_any_fields() {
         assert!(!masks.contains(c, 0));
     }
 }
+
+// =================================================================================================
+// The list in the docs
+// =================================================================================================
+
+/// Every public function with a `# Panics` section in `src/` is in the list of
+/// `docs/reliability.md`, section "Panics" (and the list names nothing else).
+#[test]
+#[cfg_attr(miri, ignore = "reads files: Miri isolates the file system")]
+fn docs_list_every_documented_panic() {
+    fn rust_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+        for entry in std::fs::read_dir(dir).expect("readable src") {
+            let path = entry.expect("entry").path();
+            if path.is_dir() {
+                rust_files(&path, out);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                out.push(path);
+            }
+        }
+    }
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    rust_files(&root.join("src"), &mut files);
+    let mut documented = Vec::new();
+    for file in files
+        .iter()
+        .filter(|f| !f.starts_with(root.join("src/bin")))
+    {
+        let text = std::fs::read_to_string(file).expect("UTF-8 source");
+        let lines: Vec<&str> = text.lines().collect();
+        for (i, line) in lines.iter().enumerate() {
+            if line.trim() != "/// # Panics" {
+                continue;
+            }
+            let item = lines[i..]
+                .iter()
+                .map(|l| l.trim())
+                .find(|l| l.contains("fn ") && !l.starts_with("//"))
+                .expect("a function after its docs");
+            if let Some(rest) = item.strip_prefix("pub fn ") {
+                let name: String = rest
+                    .chars()
+                    .take_while(|c| c.is_alphanumeric() || *c == '_')
+                    .collect();
+                documented.push(name);
+            }
+        }
+    }
+    documented.sort();
+    documented.dedup();
+    let docs = std::fs::read_to_string(root.join("docs/reliability.md")).expect("the docs");
+    let section = docs
+        .split("\n## ")
+        .find(|s| s.starts_with("Panics"))
+        .expect("a Panics section");
+    // The list: lines `- PANIC \`path::name\` ...`.
+    let mut listed: Vec<String> = section
+        .lines()
+        .filter_map(|l| l.strip_prefix("- PANIC `"))
+        .map(|l| {
+            let path = &l[..l.find('`').expect("closing backquote")];
+            path.rsplit("::").next().expect("a name").to_string()
+        })
+        .collect();
+    listed.sort();
+    listed.dedup();
+    assert_eq!(
+        listed, documented,
+        "docs/reliability.md's panic list and the # Panics sections of src/ differ"
+    );
+}
