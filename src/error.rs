@@ -74,6 +74,9 @@ pub enum BvError {
     },
     /// The container would hold more than `u32::MAX` primitives (hit indices are `u32`).
     CapacityExceeded,
+    /// The allocator could not provide the memory asked for (from
+    /// [`try_reserve`](crate::Aabbs::try_reserve)).
+    AllocationFailed,
     /// A bounding volume was asked for an empty set of points.
     NoPoints,
     /// A cluster grid with a zero dimension, or with more than `u32::MAX` cells.
@@ -128,6 +131,7 @@ impl fmt::Display for BvError {
             BvError::CapacityExceeded => {
                 write!(f, "a container holds at most u32::MAX primitives")
             }
+            BvError::AllocationFailed => write!(f, "memory allocation failed"),
             BvError::NoPoints => write!(f, "a bounding volume needs at least one point"),
             BvError::GridDims { dims } => write!(
                 f,

@@ -325,6 +325,12 @@ mod tests {
         let vals = [
             0.0f32, -0.0, 1.0, -1.5, 0.1, 3.3e-8, 1e-30, -2.5e-39, 1e-45, 7e37, -3.4e38, 16777217.0,
         ];
+        // Miri (interpreted) takes every other value: 216 triples instead of 1,728.
+        let vals: Vec<f32> = vals
+            .iter()
+            .step_by(if cfg!(miri) { 2 } else { 1 })
+            .copied()
+            .collect();
         for &a in &vals {
             for &b in &vals {
                 for &c in &vals {

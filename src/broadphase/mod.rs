@@ -328,7 +328,10 @@ impl Sweep {
     fn tasks(&self, len: usize) -> usize {
         match self.threads {
             1 => 1,
-            t => (t * TASKS_PER_THREAD).min(len / MIN_BOXES_PER_TASK).max(1),
+            t => t
+                .saturating_mul(TASKS_PER_THREAD)
+                .min(len / MIN_BOXES_PER_TASK)
+                .max(1),
         }
     }
 
@@ -424,6 +427,10 @@ mod tests {
     }
 
     #[test]
+    #[cfg_attr(
+        miri,
+        ignore = "minutes under Miri (the radix sort's 2,048 buckets per pass); tests/unsafe_paths.rs sweeps under Miri"
+    )]
     fn complete_and_bipartite_equal_the_brute_force_on_every_backend() {
         let mut x = 0x9e37_79b9u32;
         let mut next = move || {
@@ -489,6 +496,10 @@ mod sphere_tests {
     }
 
     #[test]
+    #[cfg_attr(
+        miri,
+        ignore = "minutes under Miri (the radix sort's 2,048 buckets per pass); tests/unsafe_paths.rs sweeps under Miri"
+    )]
     fn sphere_pairs_are_exactly_the_sphere_tests() {
         let mut x = 0x51ed_270bu32;
         let mut next = move || {
@@ -555,6 +566,10 @@ mod octahedron_tests {
     use crate::Octahedron;
 
     #[test]
+    #[cfg_attr(
+        miri,
+        ignore = "minutes under Miri (the radix sort's 2,048 buckets per pass); tests/unsafe_paths.rs sweeps under Miri"
+    )]
     fn octahedron_pairs_are_exactly_the_octahedron_tests() {
         let mut x = 0x0c7a_4ed5u32;
         let mut next = move || {

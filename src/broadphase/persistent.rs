@@ -263,6 +263,10 @@ mod tests {
     use crate::{Aabb, Backend};
 
     #[test]
+    #[cfg_attr(
+        miri,
+        ignore = "minutes under Miri (a radix sort per frame); safe code only"
+    )]
     fn updates_equal_a_full_sweep_frame_after_frame() {
         let mut x = 0x2545_f491u32;
         let mut next = move || {

@@ -104,8 +104,8 @@ impl Froxels {
                 what: "far must exceed near",
             });
         }
-        let cells = dims.iter().map(|&d| u64::from(d)).product::<u64>();
-        if dims.contains(&0) || cells > u64::from(u32::MAX) {
+        let cells = dims.iter().map(|&d| u128::from(d)).product::<u128>();
+        if dims.contains(&0) || cells > u128::from(u32::MAX) {
             return Err(BvError::GridDims { dims });
         }
         let tan_y = (fov / 2.0).tan();
@@ -113,7 +113,7 @@ impl Froxels {
         // Tile i spans ndc in [-1 + 2i/n, -1 + 2(i+1)/n]; ndc u is the slope u * tan.
         let slopes = |n: u32, tan: f64| -> Vec<f64> {
             (0..=n)
-                .map(|i| (f64::from(2 * i) - f64::from(n)) / f64::from(n) * tan)
+                .map(|i| (2.0 * f64::from(i) - f64::from(n)) / f64::from(n) * tan)
                 .collect()
         };
         let (near, far) = (f64::from(near), f64::from(far));

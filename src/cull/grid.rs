@@ -64,8 +64,8 @@ impl ClusterGrid {
         if (0..3).any(|a| bounds.min[a] > bounds.max[a]) {
             return Err(BvError::Inverted { index: 0 });
         }
-        let cells = dims.iter().map(|&d| u64::from(d)).product::<u64>();
-        if dims.contains(&0) || cells > u64::from(u32::MAX) {
+        let cells = dims.iter().map(|&d| u128::from(d)).product::<u128>();
+        if dims.contains(&0) || cells > u128::from(u32::MAX) {
             return Err(BvError::GridDims { dims });
         }
         let axis = |a: usize| -> Vec<f32> {
@@ -302,6 +302,10 @@ impl ClusterGrid {
     }
 
     /// The lights of every cell, as CSR lists (light indices ascending within a cell).
+    ///
+    /// # Panics
+    /// If more than `u32::MAX` (cell, light) pairs meet (the offsets are `u32`; the index list
+    /// alone would take 16 GiB).
     #[must_use]
     pub fn assign(&self, lights: &Spheres) -> LightLists {
         let mut lists = LightLists::new();
@@ -310,8 +314,11 @@ impl ClusterGrid {
     }
 
     /// [`assign`](Self::assign) into `lists`, replacing what they held and reusing their
-    /// allocations: for a renderer that assigns every frame (on one thread, a steady frame then
-    /// allocates nothing; split over threads, each task allocates its own part).
+    /// allocations: for a renderer that assigns every frame (a steady frame then allocates
+    /// nothing, on one thread or split over threads: the lists keep each task's part too).
+    ///
+    /// # Panics
+    /// As [`assign`](Self::assign): if more than `u32::MAX` (cell, light) pairs meet.
     ///
     /// ```
     /// use bvlanes::cull::{ClusterGrid, LightLists};
@@ -368,7 +375,10 @@ impl ClusterGrid {
     fn task_ranges(&self, n: usize) -> Vec<core::ops::Range<usize>> {
         let tasks = match self.threads {
             1 => 1,
-            t => (t * TASKS_PER_THREAD).min(n / MIN_LIGHTS_PER_TASK).max(1),
+            t => t
+                .saturating_mul(TASKS_PER_THREAD)
+                .min(n / MIN_LIGHTS_PER_TASK)
+                .max(1),
         };
         let chunks = n.div_ceil(Chunk::LANES);
         (0..tasks)

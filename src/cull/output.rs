@@ -21,6 +21,9 @@ pub struct LightLists {
     parts: Vec<LightLists>,
 }
 
+/// The documented panic of an assignment whose offsets would pass `u32::MAX`.
+const TOO_MANY_PAIRS: &str = "more than u32::MAX (cell, light) pairs: CSR offsets are u32";
+
 impl PartialEq for LightLists {
     fn eq(&self, o: &LightLists) -> bool {
         self.offsets == o.offsets && self.indices == o.indices
@@ -73,7 +76,7 @@ impl LightLists {
             // The count becomes the cell's first slot.
             let n = *c;
             *c = total;
-            total += n;
+            total = total.checked_add(n).expect(TOO_MANY_PAIRS);
             self.offsets.push(total);
         }
         self.indices.clear();
@@ -116,7 +119,8 @@ impl LightLists {
             for p in &parts {
                 self.indices.extend_from_slice(p.cell(c));
             }
-            self.offsets.push(self.indices.len() as u32);
+            self.offsets
+                .push(u32::try_from(self.indices.len()).expect(TOO_MANY_PAIRS));
         }
         self.parts = parts;
     }
@@ -127,11 +131,12 @@ impl LightLists {
         self.offsets.len().saturating_sub(1)
     }
 
-    /// The lights of cell `c`, ascending (empty past the last cell).
+    /// The lights of cell `c`, ascending (empty past the last cell, or when the public fields
+    /// hold offsets that are no range of `indices`).
     #[must_use]
     pub fn cell(&self, c: usize) -> &[u32] {
-        match (self.offsets.get(c), self.offsets.get(c + 1)) {
-            (Some(&a), Some(&b)) => &self.indices[a as usize..b as usize],
+        match (self.offsets.get(c), self.offsets.get(c.saturating_add(1))) {
+            (Some(&a), Some(&b)) => self.indices.get(a as usize..b as usize).unwrap_or(&[]),
             _ => &[],
         }
     }
@@ -285,7 +290,10 @@ impl LightMasks {
     #[must_use]
     pub fn cell(&self, c: usize) -> &[u32] {
         let w = self.words_per_cell;
-        self.words.get(c * w..(c + 1) * w).unwrap_or(&[])
+        let start = c.saturating_mul(w);
+        self.words
+            .get(start..start.saturating_add(w))
+            .unwrap_or(&[])
     }
 
     /// Whether light `l` is set in cell `c`.

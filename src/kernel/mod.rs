@@ -245,12 +245,9 @@ pub(crate) fn run<K: Kernel, S: Sink>(backend: Backend, kernel: &K, sink: S) -> 
                 backend.is_available(),
                 "avx2 backend used on a CPU without it"
             );
-            #[cfg(target_arch = "x86_64")]
             // SAFETY: the assert above checked that this CPU has AVX2, FMA and POPCNT, the
-            // features `drive` is compiled with.
-            unsafe {
-                crate::lanes::avx2::drive(kernel, sink)
-            }
+            // features `drive` is compiled with (off x86_64 the assert always fails).
+            unsafe { crate::lanes::avx2::drive(kernel, sink) }
         }
     }
 }
@@ -277,9 +274,8 @@ pub(crate) fn run_batch<B: Batch>(backend: Backend, batch: &mut B) {
                 backend.is_available(),
                 "avx2 backend used on a CPU without it"
             );
-            #[cfg(target_arch = "x86_64")]
             // SAFETY: the assert above checked that this CPU has AVX2, FMA and POPCNT, the
-            // features `drive_batch` is compiled with.
+            // features `drive_batch` is compiled with (off x86_64 the assert always fails).
             unsafe {
                 crate::lanes::avx2::drive_batch(batch);
             }

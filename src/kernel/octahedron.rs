@@ -141,3 +141,52 @@ impl<const EXACT: bool> Kernel for OctahedraVsOctahedron<'_, EXACT> {
         V::bits(V::and(m, intersection_sums_meet(up, down, q_up, q_down)))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::query::sink::{Count, Indices};
+    use crate::{Aabb, Backend, Octahedra, Octahedron};
+
+    /// The prefetching loop (normally only on containers of [`PREFETCH_MIN_LEN`] octahedra and
+    /// more) gives the same answers as the plain one, prefetching past the end included. Small
+    /// enough for Miri, which runs the `prefetch` hint's `unsafe` block here.
+    #[test]
+    fn prefetching_changes_no_answer() {
+        // At least 18 chunks, so that a chunk 16 ahead exists and the hint runs.
+        let n = if cfg!(miri) { 300 } else { 3000 };
+        let items: Vec<Octahedron> = (0..n)
+            .map(|i| {
+                let x = (i % 97) as f32;
+                Octahedron::from_aabb(&Aabb::new([x, 0.0, 0.0], [x + 1.5, 1.0, 1.0]))
+            })
+            .collect();
+        let set = Octahedra::from_slice(&items).expect("valid");
+        let his: &[f32] = if cfg!(miri) {
+            &[60.0]
+        } else {
+            &[0.5, 10.0, 60.0, 200.0]
+        };
+        for &hi in his {
+            let q = Octahedron::from_aabb(&Aabb::new([0.0; 3], [hi, 1.0, 1.0]));
+            let kernel = |prefetch_down| OctahedraVsOctahedron::<true> {
+                cols: set.view(),
+                q_up: q.up.min,
+                q_down: q.down.max,
+                prefetch_down,
+                hot: Default::default(),
+            };
+            let want = set.with_backend(Backend::Scalar).expect("scalar").hits(&q);
+            let want: Vec<u32> = want.collect();
+            for &b in Backend::available() {
+                let (plain, fetching) = (kernel(false), kernel(true));
+                let count =
+                    |k: &OctahedraVsOctahedron<'_, true>| super::super::run(b, k, Count(0)).0;
+                assert_eq!(count(&plain), want.len(), "{b:?} {hi}");
+                assert_eq!(count(&fetching), want.len(), "{b:?} {hi} prefetching");
+                let hits = super::super::run(b, &fetching, Indices::new(Vec::new())).finish();
+                assert_eq!(hits, want, "{b:?} {hi} prefetching");
+            }
+        }
+    }
+}

@@ -14,6 +14,8 @@
 //! `wide::f32x8` cannot be used here: `wide` picks its implementation at compile time, so inside a
 //! `#[target_feature]` function it still emits two SSE halves.
 
+#[cfg(not(target_arch = "x86_64"))]
+pub(crate) use absent::*;
 #[cfg(target_arch = "x86_64")]
 pub(crate) use imp::*;
 
@@ -240,5 +242,31 @@ mod imp {
     #[target_feature(enable = "avx2,fma,popcnt")]
     pub(crate) fn drive_batch<B: Batch>(batch: &mut B) {
         batch.run::<F32x8>();
+    }
+}
+
+/// Off x86_64 the tier does not exist: [`is_available`] is false, so these entry points are
+/// never called (the dispatcher asserts availability first); they keep the dispatcher's code the
+/// same on every target.
+#[cfg(not(target_arch = "x86_64"))]
+mod absent {
+    use crate::kernel::{Batch, Kernel, Sink};
+
+    /// Never called (see the module).
+    ///
+    /// # Safety
+    /// Callers must ensure [`super::is_available`] returned true, which never happens here.
+    pub(crate) unsafe fn drive<K: Kernel, S: Sink>(kernel: &K, sink: S) -> S {
+        let _ = (kernel, sink);
+        unreachable!("the avx2 backend is never available off x86_64")
+    }
+
+    /// Never called (see the module).
+    ///
+    /// # Safety
+    /// Callers must ensure [`super::is_available`] returned true, which never happens here.
+    pub(crate) unsafe fn drive_batch<B: Batch>(batch: &mut B) {
+        let _ = batch;
+        unreachable!("the avx2 backend is never available off x86_64")
     }
 }

@@ -1,6 +1,10 @@
 //! Aligned, lane-padded f32 columns: the storage under every container.
 
+use crate::BvError;
 use bytemuck::{Pod, Zeroable};
+
+/// The most rows a container holds: hit indices are `u32`, so the last index is `u32::MAX - 1`.
+pub(crate) const MAX_LEN: usize = u32::MAX as usize;
 
 /// Sixteen consecutive values of one column, aligned to a 64-byte cache line. A column is a
 /// `Vec<Chunk>`, so it is always padded to a multiple of 16 lanes (one AVX-512 vector, two AVX2,
@@ -29,7 +33,13 @@ impl<const K: usize> Columns<K> {
         }
     }
 
+    /// # Panics
+    /// If `rows > MAX_LEN`.
     pub(crate) fn with_capacity(rows: usize) -> Self {
+        assert!(
+            rows <= MAX_LEN,
+            "capacity {rows} exceeds the container limit of u32::MAX primitives"
+        );
         let chunks = rows.div_ceil(Chunk::LANES);
         Columns {
             cols: core::array::from_fn(|_| Vec::with_capacity(chunks)),
@@ -47,11 +57,50 @@ impl<const K: usize> Columns<K> {
         self.cols[0].capacity() * Chunk::LANES
     }
 
+    /// The row count after `additional` more, if it is at most [`MAX_LEN`].
+    fn grown(&self, additional: usize) -> Option<usize> {
+        self.len
+            .checked_add(additional)
+            .filter(|&rows| rows <= MAX_LEN)
+    }
+
     /// Room for `additional` more rows.
+    ///
+    /// # Panics
+    /// If `len + additional > MAX_LEN`.
     pub(crate) fn reserve(&mut self, additional: usize) {
-        let need = (self.len + additional).div_ceil(Chunk::LANES);
+        let rows = self.grown(additional).unwrap_or_else(|| {
+            panic!(
+                "reserve: {} + {additional} primitives exceed the container limit of u32::MAX",
+                self.len
+            )
+        });
+        let need = rows.div_ceil(Chunk::LANES);
         for c in &mut self.cols {
             c.reserve(need.saturating_sub(c.len()));
+        }
+    }
+
+    /// Room for `additional` more rows, or an error: [`BvError::CapacityExceeded`] past
+    /// [`MAX_LEN`] (checked before anything is allocated), [`BvError::AllocationFailed`] if the
+    /// allocator refuses.
+    pub(crate) fn try_reserve(&mut self, additional: usize) -> Result<(), BvError> {
+        let rows = self.grown(additional).ok_or(BvError::CapacityExceeded)?;
+        let need = rows.div_ceil(Chunk::LANES);
+        for c in &mut self.cols {
+            c.try_reserve(need.saturating_sub(c.len()))
+                .map_err(|_| BvError::AllocationFailed)?;
+        }
+        Ok(())
+    }
+
+    /// A container that claims `len` rows but holds none: for tests of the length limit that
+    /// must not allocate gigabytes. Only the paths that refuse to grow may be called on it.
+    #[cfg(test)]
+    pub(crate) fn claiming_len(len: usize) -> Self {
+        Columns {
+            cols: core::array::from_fn(|_| Vec::new()),
+            len,
         }
     }
 

@@ -15,7 +15,7 @@
 mod column;
 
 pub use column::Chunk;
-pub(crate) use column::Columns;
+pub(crate) use column::{Columns, MAX_LEN};
 
 use crate::query::Container;
 use crate::query::private::Sealed;
@@ -85,6 +85,10 @@ macro_rules! container {
             }
 
             #[doc = concat!("An empty container with room for `capacity` ", $what, ".")]
+            ///
+            /// # Panics
+            /// If `capacity > u32::MAX` (a container never holds more). Like
+            /// [`Vec::with_capacity`], an allocation failure aborts.
             #[must_use]
             pub fn with_capacity(capacity: usize) -> Self {
                 Self { cols: Columns::with_capacity(capacity) }
@@ -95,6 +99,9 @@ macro_rules! container {
             /// # Errors
             /// The first invalid item's [`BvError`], naming its index in `items`.
             pub fn from_slice(items: &[$prim]) -> Result<Self, BvError> {
+                if items.len() > MAX_LEN {
+                    return Err(BvError::CapacityExceeded);
+                }
                 let mut c = Self::with_capacity(items.len());
                 c.extend_from_slice(items)?;
                 Ok(c)
@@ -121,8 +128,23 @@ macro_rules! container {
             }
 
             /// Makes room for `additional` more primitives.
+            ///
+            /// # Panics
+            /// If `len() + additional > u32::MAX` (a container never holds more; see
+            /// [`try_reserve`](Self::try_reserve)). Like [`Vec::reserve`], an allocation failure
+            /// aborts.
             pub fn reserve(&mut self, additional: usize) {
                 self.cols.reserve(additional);
+            }
+
+            /// Makes room for `additional` more primitives, or says why it cannot.
+            ///
+            /// # Errors
+            /// [`BvError::CapacityExceeded`] if `len() + additional > u32::MAX` (nothing is
+            /// allocated), [`BvError::AllocationFailed`] if the allocator refuses. The contents
+            /// are unchanged either way.
+            pub fn try_reserve(&mut self, additional: usize) -> Result<(), BvError> {
+                self.cols.try_reserve(additional)
             }
 
             /// Appends `item` and returns its index.
@@ -131,7 +153,7 @@ macro_rules! container {
             /// [`BvError`] naming the index the item would have had; nothing is inserted.
             pub fn push(&mut self, item: $prim) -> Result<u32, BvError> {
                 let index = self.len();
-                if index >= u32::MAX as usize {
+                if index >= MAX_LEN {
                     return Err(BvError::CapacityExceeded);
                 }
                 item.check(index)?;
@@ -145,7 +167,7 @@ macro_rules! container {
             /// The first invalid item's [`BvError`], naming its index in `items`; the container
             /// is left as it was.
             pub fn extend_from_slice(&mut self, items: &[$prim]) -> Result<(), BvError> {
-                if self.len().saturating_add(items.len()) > u32::MAX as usize {
+                if self.len().saturating_add(items.len()) > MAX_LEN {
                     return Err(BvError::CapacityExceeded);
                 }
                 for (index, item) in items.iter().enumerate() {
@@ -471,5 +493,182 @@ impl Octahedra {
     }
     pub(crate) fn down_view(&self) -> crate::kernel::Cols<'_, 4> {
         self.cols.view(4)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! The storage invariants every growth path keeps (issue 7, "Alignment and aliasing"), and the
+    //! `u32::MAX` length limit, checked without allocating gigabytes.
+
+    use super::*;
+
+    /// Every column is 64-byte aligned, exactly `len.div_ceil(16)` chunks long, and every lane
+    /// past `len` is `+0.0` (so a `bytemuck` view of a column never shows a primitive past the
+    /// end); nothing past `len` is reachable through `get`.
+    fn check_layout<const K: usize>(cols: &Columns<K>, what: &str) {
+        let len = cols.len();
+        for k in 0..K {
+            let col = cols.col(k);
+            assert_eq!(
+                col.as_ptr() as usize % 64,
+                0,
+                "{what}: column {k} is not 64-byte aligned"
+            );
+            assert_eq!(
+                col.len(),
+                len.div_ceil(Chunk::LANES),
+                "{what}: column {k} chunks"
+            );
+            let lanes: &[f32] = bytemuck::cast_slice(col);
+            assert_eq!(lanes.len(), col.len() * Chunk::LANES);
+            assert!(
+                lanes[len..].iter().all(|v| v.to_bits() == 0),
+                "{what}: column {k} has a non-zero padding lane"
+            );
+        }
+        assert!(cols.capacity() >= len, "{what}: capacity below len");
+        assert_eq!(cols.get(len), None, "{what}: a row past the end");
+    }
+
+    /// Drives one container type through every growth path, checking the layout after each.
+    macro_rules! growth_paths {
+        ($test:ident, $c:ident, $make:expr) => {
+            #[test]
+            fn $test() {
+                let make: fn(usize) -> _ = $make;
+                // Three chunks and a bit (Miri: two and a bit).
+                let n = if cfg!(miri) { 34 } else { 70 };
+                let items: Vec<_> = (0..n).map(make).collect();
+                let check = |c: &$c, what: &str| {
+                    check_layout(&c.cols, what);
+                    assert_eq!(c.iter().count(), c.len(), "{what}: iter");
+                };
+                let mut c = $c::new();
+                check(&c, "new");
+                for (i, item) in items.iter().enumerate() {
+                    c.push(*item).expect("valid");
+                    check(&c, &format!("push {i}"));
+                }
+                check(&c.clone(), "clone");
+                check(&$c::default(), "default");
+                for cap in [0, 1, 15, 16, 17, 1000] {
+                    let mut w = $c::with_capacity(cap);
+                    check(&w, "with_capacity");
+                    w.extend_from_slice(&items[..cap.min(items.len())])
+                        .expect("valid");
+                    check(&w, "with_capacity + extend");
+                }
+                for n in [0, 1, 16, 17, 33, items.len()] {
+                    let f = $c::from_slice(&items[..n]).expect("valid");
+                    check(&f, "from_slice");
+                    check(&$c::try_from(&items[..n]).expect("valid"), "try_from");
+                    let mut r = f.clone();
+                    r.reserve(100);
+                    check(&r, "reserve");
+                    r.try_reserve(1000).expect("small");
+                    check(&r, "try_reserve");
+                    assert_eq!(r, f, "reserving changes nothing");
+                    r.extend_from_slice(&items).expect("valid");
+                    check(&r, "reserve + extend");
+                    r.extend_from_slice(&[items[0]; 1]).expect("valid");
+                    check(&r, "extend by one");
+                }
+                let mut s = c.clone();
+                while !s.is_empty() {
+                    let k = (s.len() * 7 + 3) % s.len();
+                    s.swap_remove(k);
+                    check(&s, &format!("swap_remove {k}"));
+                }
+                c.set(5, items[n - 1]).expect("valid");
+                check(&c, "set");
+                c.clear();
+                check(&c, "clear");
+                for (i, item) in items.iter().take(20).enumerate() {
+                    c.push(*item).expect("valid");
+                    check(&c, &format!("clear + push {i}"));
+                }
+            }
+        };
+    }
+
+    growth_paths!(spheres_stay_aligned, Spheres, |i| Sphere::new(
+        [i as f32, -(i as f32), 0.5],
+        1.0 + i as f32
+    ));
+    growth_paths!(aabbs_stay_aligned, Aabbs, |i| Aabb::new(
+        [i as f32, 0.0, -1.0],
+        [i as f32 + 1.0, 2.0, 0.0]
+    ));
+    growth_paths!(up_tets_stay_aligned, UpTets, |i| UpTet::new(
+        [-(i as f32) - 1.0; 4]
+    ));
+    growth_paths!(down_tets_stay_aligned, DownTets, |i| DownTet::new(
+        [i as f32 + 1.0; 4]
+    ));
+    growth_paths!(
+        octahedra_stay_aligned,
+        Octahedra,
+        |i| Octahedron::from_aabb(&Aabb::new([i as f32; 3], [i as f32 + 2.0; 3]))
+    );
+    growth_paths!(obbs_stay_aligned, Obbs, |i| Obb::from_aabb(&Aabb::new(
+        [0.0, i as f32, 0.0],
+        [1.0, i as f32 + 0.5, 3.0]
+    )));
+
+    /// A container that claims `len` primitives without holding them (see
+    /// `Columns::claiming_len`).
+    fn claiming(len: usize) -> Spheres {
+        Spheres {
+            cols: Columns::claiming_len(len),
+        }
+    }
+
+    #[test]
+    fn the_length_limit_is_an_error_not_a_wrap_around() {
+        let one = Sphere::new([0.0; 3], 1.0);
+        let mut full = claiming(MAX_LEN);
+        assert_eq!(full.len(), u32::MAX as usize);
+        assert_eq!(full.push(one), Err(BvError::CapacityExceeded));
+        assert_eq!(
+            full.extend_from_slice(&[one]),
+            Err(BvError::CapacityExceeded)
+        );
+        assert_eq!(full.try_reserve(1), Err(BvError::CapacityExceeded));
+        assert_eq!(full.try_reserve(usize::MAX), Err(BvError::CapacityExceeded));
+        // (Not `try_reserve(0)`: this container holds no chunks, so it would allocate the 16 GiB
+        // per column that a real full one already has. Miri ran out of memory on exactly that.)
+        assert_eq!(full.len(), MAX_LEN, "refusals change nothing");
+        // One below the limit: room for exactly one more (not tried: it would write the row).
+        let mut almost = claiming(MAX_LEN - 1);
+        assert_eq!(
+            almost.extend_from_slice(&[one, one]),
+            Err(BvError::CapacityExceeded)
+        );
+        assert_eq!(almost.try_reserve(2), Err(BvError::CapacityExceeded));
+        assert_eq!(almost.len(), MAX_LEN - 1);
+        // Sums that overflow usize are refused too, not wrapped.
+        let mut half = claiming(usize::MAX / 2);
+        assert_eq!(half.try_reserve(usize::MAX), Err(BvError::CapacityExceeded));
+        assert_eq!(half.push(one), Err(BvError::CapacityExceeded));
+        assert_eq!(half.extend_from_slice(&[]), Err(BvError::CapacityExceeded));
+    }
+
+    #[test]
+    #[should_panic(expected = "exceed the container limit")]
+    fn reserve_past_the_limit_panics_as_documented() {
+        claiming(MAX_LEN).reserve(1);
+    }
+
+    #[test]
+    #[should_panic(expected = "exceed the container limit")]
+    fn reserve_that_overflows_usize_panics_as_documented() {
+        claiming(10).reserve(usize::MAX);
+    }
+
+    #[test]
+    #[should_panic(expected = "exceeds the container limit")]
+    fn with_capacity_past_the_limit_panics_as_documented() {
+        let _ = Spheres::with_capacity(MAX_LEN + 1);
     }
 }

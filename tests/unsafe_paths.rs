@@ -1,0 +1,161 @@
+//! The code around the crate's `unsafe` blocks, at sizes Miri runs (issue 7, "Miri"): the index
+//! writers that store into a `Vec`'s spare capacity before `set_len` (every tier, every hit
+//! density, across the 1,024-lane output window, after prefixes that leave odd spare
+//! capacity), the AVX2 entry points when the tier is available (under Miri: when the build
+//! enables `avx2,fma,popcnt`), and the broadphase batch entry point. Answers are compared with
+//! the scalar tier, whose code is safe.
+
+#[macro_use]
+mod common;
+
+use bvlanes::broadphase::Sweep;
+use bvlanes::{Aabb, Aabbs, Backend, Octahedra, Octahedron, Sphere, Spheres, pairwise};
+use common::*;
+
+/// Lengths around the chunk (16) and output window (1,024) boundaries; Miri runs fewer.
+const LENS: &[usize] = if cfg!(miri) {
+    &[0, 17, 1025]
+} else {
+    &[0, 1, 15, 16, 17, 31, 1023, 1024, 1025, 2049, 4100]
+};
+
+/// Boxes along x, `[i, i + 0.5]`: a query box `[lo, hi]` hits a contiguous run of them, and a
+/// sphere hits a run too; densities from none to all.
+fn boxes(len: usize) -> Aabbs {
+    let items: Vec<Aabb> = (0..len)
+        .map(|i| Aabb::new([i as f32, 0.0, 0.0], [i as f32 + 0.5, 1.0, 1.0]))
+        .collect();
+    Aabbs::from_slice(&items).expect("valid")
+}
+
+/// Queries hitting nothing, one box, every other box (a comb: half of each chunk), a run, and
+/// everything.
+fn queries(len: usize) -> Vec<Aabb> {
+    let n = len as f32;
+    vec![
+        Aabb::new([-5.0, 0.0, 0.0], [-1.0, 1.0, 1.0]),
+        Aabb::new([3.0, 0.0, 0.0], [3.2, 1.0, 1.0]),
+        Aabb::new([n / 3.0, 0.0, 0.0], [n / 2.0 + 7.0, 1.0, 1.0]),
+        Aabb::new([-1.0, 0.0, 0.0], [n + 1.0, 1.0, 1.0]),
+    ]
+}
+
+#[test]
+fn index_writers_fill_spare_capacity_exactly() {
+    for &len in LENS {
+        let c = boxes(len);
+        for q in queries(len) {
+            let want: Vec<u32> = c
+                .with_backend(Backend::Scalar)
+                .expect("scalar")
+                .hits(&q)
+                .collect();
+            for &b in Backend::available() {
+                let p = c.with_backend(b).expect("available");
+                // Fresh, with a prefix, and with spare capacity of every residue.
+                let variants: &[(usize, usize)] = if cfg!(miri) {
+                    &[(0, 0), (7, 17)]
+                } else {
+                    &[(0, 0), (3, 0), (1, 5), (7, 17), (2, 1000)]
+                };
+                for &(prefix, spare) in variants {
+                    let mut out: Vec<u32> = Vec::with_capacity(prefix + spare);
+                    out.extend((0..prefix as u32).map(|i| u32::MAX - i));
+                    p.extend_hits(&q, &mut out);
+                    assert_eq!(out.len(), prefix + want.len(), "{b:?} len {len} {q:?}");
+                    assert_eq!(out[prefix..], want[..], "{b:?} len {len} {q:?}");
+                    assert!(out[..prefix].iter().all(|&i| i > u32::MAX - 10));
+                }
+                assert_eq!(p.hits(&q).collect::<Vec<_>>(), want);
+                assert_eq!(p.count_hits(&q), want.len());
+            }
+        }
+    }
+}
+
+#[test]
+fn sphere_and_octahedron_kernels_agree_with_scalar() {
+    let mut rng = TestRng::new(11);
+    for &len in LENS.iter().filter(|&&l| l <= 1025) {
+        let spheres: Vec<Sphere> = (0..len)
+            .map(|_| Sphere::random(&mut rng, [0.0; 3], 3.0))
+            .collect();
+        let octs: Vec<Octahedron> = (0..len)
+            .map(|_| Octahedron::random(&mut rng, [0.0; 3], 3.0))
+            .collect();
+        let (spheres, octs) = (
+            Spheres::from_slice(&spheres).expect("valid"),
+            Octahedra::from_slice(&octs).expect("valid"),
+        );
+        let boxes = boxes(len);
+        for size in [0.5, 4.0, 40.0] {
+            let s = Sphere::random(&mut rng, [0.0; 3], size);
+            let o = Octahedron::random(&mut rng, [0.0; 3], size);
+            let scalar = |b: Backend| {
+                (
+                    spheres
+                        .with_backend(b)
+                        .expect("ok")
+                        .hits(&s)
+                        .collect::<Vec<_>>(),
+                    boxes
+                        .with_backend(b)
+                        .expect("ok")
+                        .hits(&s)
+                        .collect::<Vec<_>>(),
+                    octs.with_backend(b)
+                        .expect("ok")
+                        .hits(&o)
+                        .collect::<Vec<_>>(),
+                )
+            };
+            let want = scalar(Backend::Scalar);
+            for &b in Backend::available() {
+                assert_eq!(scalar(b), want, "{b:?} len {len} size {size}");
+            }
+        }
+    }
+}
+
+#[test]
+fn pairwise_and_broadphase_agree_with_scalar() {
+    let mut rng = TestRng::new(12);
+    for &len in LENS.iter().filter(|&&l| l <= 1025) {
+        let spheres: Vec<Sphere> = (0..len)
+            .map(|_| Sphere::random(&mut rng, [0.0; 3], 2.0))
+            .collect();
+        let spheres = Spheres::from_slice(&spheres).expect("valid");
+        let boxes = boxes(len);
+        let want_pairs = pairwise::PairsOn::new(Backend::Scalar).expect("scalar");
+        let mut want = Vec::new();
+        want_pairs
+            .extend_overlaps(&spheres, &boxes, &mut want)
+            .expect("same length");
+        // The broadphase on a short prefix (its pair count grows quadratically; under Miri a
+        // sweep's radix sort costs seconds whatever the length).
+        let few_len = if cfg!(miri) {
+            len.min(17)
+        } else {
+            len.min(200)
+        };
+        let few: Vec<Aabb> = (0..few_len)
+            .map(|_| Aabb::random(&mut rng, [0.0; 3], 3.0))
+            .collect();
+        let few = Aabbs::from_slice(&few).expect("valid");
+        let sweep = |b| {
+            Sweep::new()
+                .with_backend(b)
+                .expect("available")
+                .with_threads(1)
+        };
+        let want_sweep = sweep(Backend::Scalar).complete_pairs(&few);
+        for &b in Backend::available() {
+            let on = pairwise::PairsOn::new(b).expect("available");
+            let mut got = vec![5, 6];
+            on.extend_overlaps(&spheres, &boxes, &mut got)
+                .expect("same length");
+            assert_eq!(got[2..], want[..], "{b:?} len {len}");
+            assert_eq!(sweep(b).complete_pairs(&few), want_sweep, "{b:?} len {len}");
+        }
+    }
+}
