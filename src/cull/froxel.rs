@@ -100,8 +100,8 @@ impl Froxels {
                 what: "far must exceed near",
             });
         }
-        let cells = dims.iter().map(|&d| u64::from(d)).product::<u64>();
-        if dims.contains(&0) || cells > u64::from(u32::MAX) {
+        let cells = dims.iter().map(|&d| u128::from(d)).product::<u128>();
+        if dims.contains(&0) || cells > u128::from(u32::MAX) {
             return Err(BvError::GridDims { dims });
         }
         let tan_y = (fov / 2.0).tan();

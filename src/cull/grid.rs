@@ -64,8 +64,8 @@ impl ClusterGrid {
         if (0..3).any(|a| bounds.min[a] > bounds.max[a]) {
             return Err(BvError::Inverted { index: 0 });
         }
-        let cells = dims.iter().map(|&d| u64::from(d)).product::<u64>();
-        if dims.contains(&0) || cells > u64::from(u32::MAX) {
+        let cells = dims.iter().map(|&d| u128::from(d)).product::<u128>();
+        if dims.contains(&0) || cells > u128::from(u32::MAX) {
             return Err(BvError::GridDims { dims });
         }
         let axis = |a: usize| -> Vec<f32> {
