@@ -167,9 +167,11 @@ fn sum_directed(values: &[f32], up: bool) -> f32 {
         return round_f64(x, up);
     }
     let (e, len) = expansion(values);
-    // The expansion's leading component is within an f64 ulp of the exact sum, so its nearest
-    // f32 is within one f32 step of the answer.
-    let mut s = leading(&e[..len]) as f32;
+    // The components summed from the smallest are within a few f64 ulps of the exact sum, so
+    // their nearest f32 is within one f32 step of the answer. (Not the leading component alone:
+    // the ones below it need not sum to less than its ulp, so it can be a third off, and the
+    // walk below would then take millions of steps.)
+    let mut s = e[..len].iter().sum::<f64>() as f32;
     if s.is_infinite() {
         // Beyond f32::MAX: the bound toward zero is the largest finite value.
         return match (up, s > 0.0) {
