@@ -187,7 +187,7 @@ impl CellRuns {
         counts.clear();
         counts.resize(cells + step, 0);
         for &[start, n, _] in &self.runs {
-            counts[start as usize] += 1;
+            counts[start as usize] = counts[start as usize].wrapping_add(1);
             let end = start as usize + n as usize * step;
             counts[end] = counts[end].wrapping_sub(1);
         }
@@ -302,5 +302,28 @@ impl LightMasks {
         self.cell(c)
             .get(l / 32)
             .is_some_and(|w| w >> (l % 32) & 1 == 1)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A run starting where an earlier one ends: its +1 lands on the earlier -1 (wrapping
+    /// arithmetic: a debug build once panicked here), and the counts are still per cell.
+    #[test]
+    fn runs_that_abut_count_once_per_cell() {
+        let mut runs = CellRuns::default();
+        runs.reset(2);
+        runs.push(0, 2, 0); // cells 0, 2
+        runs.push(4, 1, 1); // cell 4, where the first run's -1 went
+        runs.push(1, 3, 2); // cells 1, 3, 5
+        let mut counts = Vec::new();
+        runs.counts(6, &mut counts);
+        assert_eq!(&counts[..6], [1, 1, 1, 1, 1, 1]);
+        let mut lists = LightLists::new();
+        lists.fill(6, &runs);
+        assert_eq!(lists.offsets, [0, 1, 2, 3, 4, 5, 6]);
+        assert_eq!(lists.indices, [0, 2, 0, 2, 1, 2]);
     }
 }
