@@ -28,13 +28,31 @@ pub(crate) fn run_tasks<I: Sync, T: Send>(
     items.iter().map(task).collect()
 }
 
-/// Runs `task` on every item in place, in parallel with `rayon` when there is more than one.
-pub(crate) fn run_tasks_mut<I: Send>(items: &mut [I], task: impl Fn(&mut I) + Sync + Send) {
+/// Runs `task(i, &mut items[i])` on every item in place, in parallel with `rayon` when there is
+/// more than one (allocating nothing).
+pub(crate) fn run_tasks_mut<I: Send>(items: &mut [I], task: impl Fn(usize, &mut I) + Sync + Send) {
     #[cfg(feature = "rayon")]
     if items.len() > 1 {
         use rayon::prelude::*;
-        items.par_iter_mut().for_each(task);
+        items
+            .par_iter_mut()
+            .enumerate()
+            .for_each(|(i, item)| task(i, item));
         return;
     }
-    items.iter_mut().for_each(task);
+    items
+        .iter_mut()
+        .enumerate()
+        .for_each(|(i, item)| task(i, item));
+}
+
+/// Runs `a` and `b`, in parallel with `rayon`.
+pub(crate) fn join(a: impl FnOnce() + Send, b: impl FnOnce() + Send) {
+    #[cfg(feature = "rayon")]
+    rayon::join(a, b);
+    #[cfg(not(feature = "rayon"))]
+    {
+        a();
+        b();
+    }
 }

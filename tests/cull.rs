@@ -339,7 +339,7 @@ fn one_of_each_kind(rng: &mut TestRng) -> Vec<(ClusterGrid, Aabb, &'static str)>
 fn lists_reused_across_frames_equal_fresh_ones() {
     // One `LightLists` refilled by `assign_into` across grids of every kind, both cell orders,
     // light counts that grow and shrink and 1 or 3 threads (the one-task path keeps its scratch
-    // in the lists, the split path joins into them): each time exactly what a fresh `assign`
+    // in the lists, the split path its per-task runs): each time exactly what a fresh `assign`
     // gives, and well-formed CSR.
     let mut rng = TestRng::named(5, "reuse");
     let mut lists = LightLists::new();

@@ -1,9 +1,10 @@
 //! [`ClusterGrid`]: the cells lights are assigned to, and the assignment itself.
 
 use super::froxel::{FIRST_SLICE_DEPTH, Froxels, Scratch};
-use super::output::{CellRuns, LightLists, LightMasks};
+use super::output::{LightLists, LightMasks, RunSink};
+use super::split::{CellSplit, CollectRuns};
 use crate::soa::Chunk;
-use crate::tasks::{default_threads, run_tasks_mut};
+use crate::tasks::default_threads;
 use crate::{Aabb, Aabbs, Backend, BvError, Spheres};
 
 /// How a uniform or froxel grid numbers its cells.
@@ -195,9 +196,10 @@ impl ClusterGrid {
     /// The same grid splitting its assignments over `threads` threads (`0` or `1`: the calling
     /// thread only). With the `rayon` feature (on by default) the default is every thread of
     /// rayon's current pool; without it, one thread. The output is the same whatever the count:
-    /// lights are split into contiguous ranges (two per thread, at least 256 lights each), each
-    /// task sorts its (cell, light) pairs by cell, and the lists are joined cell by cell in
-    /// range order.
+    /// lights are split into contiguous ranges (eight per thread, at least 256 lights each), each
+    /// task collects the cells its lights meet binned by cell range (two ranges per thread), and
+    /// then one task per cell range writes that part of the output from every light task's bin,
+    /// in light order (`docs/algorithms.md`, "Threads" under light assignment).
     ///
     /// The tasks run on the rayon pool the call is made from: to use your own (for example one
     /// with each worker pinned to a core, which on some machines decides whether a second thread
@@ -334,22 +336,8 @@ impl ClusterGrid {
     /// # Ok::<(), bvlanes::BvError>(())
     /// ```
     pub fn assign_into(&self, lights: &Spheres, lists: &mut LightLists) {
-        let cells = self.len();
-        let ranges = self.task_ranges(lights.len());
-        if let [range] = &ranges[..] {
-            lists.fill_with(cells, |runs| self.collect_runs(lights, range.clone(), runs));
-            return;
-        }
-        // Each task sorts its own pairs by cell; the lists are then joined cell by cell.
-        let mut parts: Vec<(LightLists, core::ops::Range<usize>)> = lists
-            .take_parts(ranges.len())
-            .into_iter()
-            .zip(ranges)
-            .collect();
-        run_tasks_mut(&mut parts, |(part, range)| {
-            part.fill_with(cells, |runs| self.collect_runs(lights, range.clone(), runs));
-        });
-        lists.join(cells, parts.into_iter().map(|(part, _)| part).collect());
+        let tasks = Tasks::new(self, lights);
+        lists.fill_split(&self.cell_split(tasks.len()), tasks.len(), &tasks);
     }
 
     /// One bitset of lights per cell, written into `masks` (resized to this grid and light count,
@@ -357,16 +345,30 @@ impl ClusterGrid {
     /// meets cell `c`.
     pub fn assign_masks(&self, lights: &Spheres, masks: &mut LightMasks) {
         masks.reset(self.len(), lights.len());
-        let ranges = self.task_ranges(lights.len());
-        let mut parts: Vec<(CellRuns, core::ops::Range<usize>)> = masks
-            .take_runs(ranges.len())
-            .into_iter()
-            .zip(ranges)
-            .collect();
-        run_tasks_mut(&mut parts, |(runs, range)| {
-            self.collect_runs(lights, range.clone(), runs);
-        });
-        masks.set_all(parts.into_iter().map(|(runs, _)| runs).collect());
+        let tasks = Tasks::new(self, lights);
+        masks.fill_split(&self.cell_split(tasks.len()), tasks.len(), &tasks);
+    }
+
+    /// The cell ranges the output of an assignment split over `tasks` light tasks is written in
+    /// (one when there is one task), and the step of its runs: uniform and froxel runs go along
+    /// x, so in [`CellOrder::ZFastest`] they step by `dims[1] * dims[2]` and the ranges are whole
+    /// columns of that many cells (runs crossing them are cut), in [`CellOrder::XFastest`] they
+    /// step by 1 and the ranges are whole rows (never cut); `from_cells` runs are single cells.
+    fn cell_split(&self, tasks: usize) -> CellSplit {
+        let cells = u32::try_from(self.len()).expect("at most u32::MAX cells");
+        let (unit, step) = match (self.dims(), self.order) {
+            (Some(d), CellOrder::ZFastest) => (d[1] * d[2], d[1] * d[2]),
+            (Some(d), CellOrder::XFastest) => (d[0], 1),
+            (None, _) => (1, 1),
+        };
+        // No more ranges than blocks of `unit` cells (the rest would be empty).
+        let ranges = if tasks > 1 {
+            let units = (cells / unit).max(1) as usize;
+            self.threads.saturating_mul(RANGES_PER_THREAD).min(units)
+        } else {
+            1
+        };
+        CellSplit::new(cells, unit, step, ranges)
     }
 
     /// The light ranges of an assignment's tasks, in order: contiguous runs of whole chunks of
@@ -386,61 +388,48 @@ impl ClusterGrid {
             .collect()
     }
 
-    /// Replaces `runs` by the runs of cells the lights of chunks `range` meet, lights ascending.
-    fn collect_runs(&self, lights: &Spheres, range: core::ops::Range<usize>, runs: &mut CellRuns) {
-        if let Kind::Froxels(f) = &self.kind {
-            let d = f.dims;
-            // Runs go along x.
-            runs.reset(match self.order {
-                CellOrder::ZFastest => d[1] * d[2],
-                CellOrder::XFastest => 1,
-            });
-            let mut scratch = Scratch::default();
-            f.assign_chunks(
-                lights,
-                range,
-                self.backend,
-                &mut scratch,
-                |[x, y, z], k, l| {
-                    runs.push(self.index(d, x, y, z), k, l);
-                },
-            );
-        } else {
-            // Single cells.
-            runs.reset(1);
-            let lanes = Chunk::LANES;
-            let which = range.start * lanes..(range.end * lanes).min(lights.len());
-            self.for_each_hit(lights, which, |cell, l| runs.push(cell, 1, l));
-        }
-    }
-
-    /// Calls `hit(cell, light)` for every light of `which` (ascending) and every cell it meets
-    /// (uniform and `from_cells` grids).
-    fn for_each_hit(
+    /// Pushes into `runs` the runs of cells the lights of chunks `range` meet, lights ascending
+    /// (runs along x for froxel grids, stepping as [`cell_split`](Self::cell_split) says).
+    fn collect_runs(
         &self,
         lights: &Spheres,
-        which: impl Iterator<Item = usize>,
-        mut hit: impl FnMut(u32, u32),
+        range: core::ops::Range<usize>,
+        runs: &mut impl RunSink,
     ) {
-        let lights = which.map(|l| (l, lights.get(l).expect("light index below len")));
+        let lanes = Chunk::LANES;
+        let which = range.start * lanes..(range.end * lanes).min(lights.len());
+        let lights_of = which.map(|l| (l, lights.get(l).expect("light index below len")));
         match &self.kind {
+            Kind::Froxels(f) => {
+                let d = f.dims;
+                let mut scratch = Scratch::default();
+                f.assign_chunks(
+                    lights,
+                    range,
+                    self.backend,
+                    &mut scratch,
+                    |[x, y, z], k, l| {
+                        runs.push(self.index(d, x, y, z), k, l);
+                    },
+                );
+            }
             Kind::Cells(cells) => {
+                // Single cells, from the batched query over all cells.
                 let pinned = cells
                     .with_backend(self.backend)
                     .expect("the grid's backend was checked");
                 let mut out = Vec::new();
-                for (l, light) in lights {
+                for (l, light) in lights_of {
                     out.clear();
                     pinned.extend_hits(&light, &mut out);
                     for &c in &out {
-                        hit(c, l as u32);
+                        runs.push(c, 1, l as u32);
                     }
                 }
             }
-            Kind::Froxels(_) => unreachable!("froxel grids assign through Froxels::assign_chunks"),
             Kind::Uniform { dims, bounds } => {
                 let mut e2: [Vec<f32>; 3] = Default::default();
-                for (l, light) in lights {
+                for (l, light) in lights_of {
                     let r2 = light.radius * light.radius;
                     let mut first = [0u32; 3];
                     for a in 0..3 {
@@ -448,17 +437,20 @@ impl ClusterGrid {
                     }
                     for (k, &ez) in e2[2].iter().enumerate() {
                         for (j, &ey) in e2[1].iter().enumerate() {
-                            for (i, &ex) in e2[0].iter().enumerate() {
-                                // The exact test's own order: (ex^2 + ey^2) + ez^2 <= r^2.
-                                if (ex + ey) + ez <= r2 {
-                                    let (x, y, z) = (
-                                        first[0] + i as u32,
-                                        first[1] + j as u32,
-                                        first[2] + k as u32,
-                                    );
-                                    hit(self.index(*dims, x, y, z), l as u32);
-                                }
-                            }
+                            // The exact test's own order: (ex^2 + ey^2) + ez^2 <= r^2. `ex^2`
+                            // falls towards the centre's cell and rises away from it, and the
+                            // sums are monotone in it, so the cells passing form one run.
+                            let pass = |ex: f32| (ex + ey) + ez <= r2;
+                            let Some(i) = e2[0].iter().position(|&ex| pass(ex)) else {
+                                continue;
+                            };
+                            let n = e2[0][i..].iter().take_while(|&&ex| pass(ex)).count();
+                            let (x, y, z) = (
+                                first[0] + i as u32,
+                                first[1] + j as u32,
+                                first[2] + k as u32,
+                            );
+                            runs.push(self.index(*dims, x, y, z), n as u32, l as u32);
                         }
                     }
                 }
@@ -467,9 +459,40 @@ impl ClusterGrid {
     }
 }
 
+/// The light tasks of one assignment: chunk ranges of the lights.
+struct Tasks<'a> {
+    grid: &'a ClusterGrid,
+    lights: &'a Spheres,
+    ranges: Vec<core::ops::Range<usize>>,
+}
+
+impl<'a> Tasks<'a> {
+    fn new(grid: &'a ClusterGrid, lights: &'a Spheres) -> Tasks<'a> {
+        Tasks {
+            grid,
+            lights,
+            ranges: grid.task_ranges(lights.len()),
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.ranges.len()
+    }
+}
+
+impl CollectRuns for Tasks<'_> {
+    fn collect(&self, task: usize, runs: &mut impl RunSink) {
+        let range = self.ranges[task].clone();
+        self.grid.collect_runs(self.lights, range, runs);
+    }
+}
+
 /// Each thread gets about this many tasks, so that a thread that starts late (a sleeping pool
 /// worker, a busy core) leaves its share to the others.
-const TASKS_PER_THREAD: usize = 2;
+const TASKS_PER_THREAD: usize = 8;
+
+/// The output of a split assignment is written in about this many cell ranges per thread.
+const RANGES_PER_THREAD: usize = 2;
 
 /// Splitting an assignment pays from this many lights per task.
 const MIN_LIGHTS_PER_TASK: usize = 256;

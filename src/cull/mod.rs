@@ -29,6 +29,7 @@
 mod froxel;
 mod grid;
 mod output;
+mod split;
 
 pub use crate::Frustum;
 pub use grid::{CellOrder, ClusterGrid};
