@@ -217,11 +217,16 @@ fn lights_table_matches_the_brute_force() {
         .map(|l| fields(l).iter().map(|f| f.trim().to_owned()).collect())
         .filter(|r: &Vec<String>| r.len() == 7)
         .collect();
-    // 5 uniform rows, then brute force, Bevy-style port, bvlanes 1 and all threads per froxel scene.
-    assert_eq!(rows.len(), 5 + 2 * 4, "{out}");
+    // 5 uniform rows, then brute force, Bevy-style port, bvlanes 1 and all threads and the
+    // machine ceiling per froxel scene.
+    assert_eq!(rows.len(), 5 + 2 * 5, "{out}");
     for scene in ["many_lights", "indoor"] {
         let r: Vec<&Vec<String>> = rows.iter().filter(|r| r[0].starts_with(scene)).collect();
-        assert_eq!(r.len(), 4, "{scene}");
+        assert_eq!(r.len(), 5, "{scene}");
+        // The ceiling row: a time and a threads ratio, no pairs.
+        assert!(r[4][1].starts_with("machine ceiling"), "{:?}", r[4]);
+        assert!(num(&r[4][2]) > 0.0 && num(&r[4][6]) > 0.0, "{:?}", r[4]);
+        let r = &r[..4];
         assert!(r[0][1].starts_with("brute force") && r[1][1].starts_with("Bevy-style"));
         let pairs: Vec<f64> = r.iter().map(|r| num(&r[3])).collect();
         // exact <= Bevy-style <= froxel boxes; both bvlanes rows give the exact pairs.

@@ -205,7 +205,7 @@ impl Froxels {
         )
     }
 
-    /// Calls `hit([x, y, z], n, light)` for every run of froxels each light of chunks `chunks`
+    /// Calls `out.run([x, y, z], n, light)` for every run of froxels each light of chunks `chunks`
     /// (16 lights each) meets, lights ascending. The lights first go through the SIMD pre-cull
     /// against the whole view volume (`kernel/view_volume.rs`) on `backend`, and each survivor
     /// is decided ([`for_each_hit`](Self::for_each_hit)) as soon as its chunk is tested, while
@@ -217,7 +217,7 @@ impl Froxels {
         chunks: core::ops::Range<usize>,
         backend: Backend,
         scratch: &mut Scratch,
-        mut hit: impl FnMut([u32; 3], u32, u32),
+        out: &mut impl LightRuns,
     ) {
         let kernel = SpheresVsViewVolume {
             cols: lights.view().chunks(chunks.clone()),
@@ -228,7 +228,7 @@ impl Froxels {
             lights,
             offset: chunks.start * Chunk::LANES,
             scratch,
-            hit: &mut hit,
+            out,
         };
         let _ = crate::kernel::run(backend, &kernel, decide);
     }
@@ -335,7 +335,7 @@ impl Froxels {
         [x, y, pd]: [f64; 3],
         rho: f64,
         z: Run,
-        mut hit: impl FnMut([u32; 3], u32),
+        hit: &mut impl Runs,
     ) {
         for k in z.first..z.end {
             let Some(slice) = self.slice_rows([x, y, pd], rho, k) else {
@@ -383,7 +383,7 @@ impl Froxels {
                             }
                         }
                     }
-                    hit([ilo as u32, row_j as u32, k as u32], (ihi + 1 - ilo) as u32);
+                    hit.run([ilo as u32, row_j as u32, k as u32], (ihi + 1 - ilo) as u32);
                 }
                 j += W::N;
             }
@@ -533,7 +533,7 @@ impl Froxels {
         (s * self.ndc[a] + self.half[a]).at_least(0.0).at_most(last) as usize
     }
 
-    /// Calls `hit([x, y, z], n)` for every run of froxels `(x..x + n, y, z)` the sphere `(c, r)`
+    /// Calls `hit.run([x, y, z], n)` for every run of froxels `(x..x + n, y, z)` the sphere `(c, r)`
     /// meets (`n >= 1`; together, every froxel it meets, once), by the decision
     /// documented on [`ClusterGrid::froxels`](super::ClusterGrid::froxels).
     ///
@@ -550,14 +550,14 @@ impl Froxels {
         c: [f32; 3],
         r: f32,
         s: &mut Scratch,
-        mut hit: impl FnMut([u32; 3], u32),
+        hit: &mut impl Runs,
     ) {
         let p = c.map(f64::from);
         let r = f64::from(r);
         let rho = r + SLACK * ((p[0].abs() + p[1].abs() + p[2].abs() + r) * self.spread);
         let (x, y, pd) = (p[0], p[1], -p[2]);
         if let Some(cell) = self.sole_cell([x, y, pd], rho) {
-            hit(cell, 1);
+            hit.run(cell, 1);
             return;
         }
         // Slices: depth[k] <= pd + rho and depth[k + 1] >= pd - rho (the sphere meets the slab
@@ -598,7 +598,7 @@ impl Froxels {
                 };
                 for i in xr.first..xr.end {
                     if self.met(&row, i) {
-                        hit([i as u32, j as u32, k as u32], 1);
+                        hit.run([i as u32, j as u32, k as u32], 1);
                     }
                 }
             }
@@ -646,29 +646,63 @@ fn side_run(
 
 /// The sink of the pre-cull in [`Froxels::assign_chunks`]: decides each surviving light on the
 /// pre-cull's tier, `W` its f64 lanes.
-struct Decide<'a, F> {
+struct Decide<'a, O> {
     froxels: &'a Froxels,
     lights: &'a Spheres,
     /// The index of the first light of the chunks.
     offset: usize,
     scratch: &'a mut Scratch,
-    hit: &'a mut F,
+    out: &'a mut O,
 }
 
-impl<F: FnMut([u32; 3], u32, u32)> Sink for Decide<'_, F> {
+/// Where [`Froxels::assign_chunks`] puts its runs: `run([x, y, z], n, light)` for the froxels
+/// `(x..x + n, y, z)` light `light` meets. A trait, not a closure, so that every call is
+/// inlined into the deciding loop (a closure called from three places was left out of line:
+/// a call per run, a tenth of the frame).
+pub(super) trait LightRuns {
+    /// Takes one run.
+    fn run(&mut self, xyz: [u32; 3], n: u32, light: u32);
+}
+
+/// Where [`Froxels::for_each_hit`] puts one light's runs: `run([x, y, z], n)`.
+pub(super) trait Runs {
+    /// Takes one run.
+    fn run(&mut self, xyz: [u32; 3], n: u32);
+}
+
+impl<F: FnMut([u32; 3], u32)> Runs for F {
+    #[inline(always)]
+    fn run(&mut self, xyz: [u32; 3], n: u32) {
+        self(xyz, n);
+    }
+}
+
+/// One light's runs, passed on to a [`LightRuns`].
+struct OfLight<'a, O> {
+    out: &'a mut O,
+    light: u32,
+}
+
+impl<O: LightRuns> Runs for OfLight<'_, O> {
+    #[inline(always)]
+    fn run(&mut self, xyz: [u32; 3], n: u32) {
+        self.out.run(xyz, n, self.light);
+    }
+}
+
+impl<O: LightRuns> Sink for Decide<'_, O> {
     #[inline(always)]
     fn push<V: Lanes>(&mut self, base: u32, mut bits: u32) -> bool {
         while bits != 0 {
             let l = self.offset + base as usize + bits.trailing_zeros() as usize;
             bits &= bits - 1;
             let light = self.lights.get(l).expect("a survivor is a light");
-            let hit = &mut *self.hit;
-            self.froxels.for_each_hit::<V::F64>(
-                light.center,
-                light.radius,
-                self.scratch,
-                |xyz, n| hit(xyz, n, l as u32),
-            );
+            let mut hit = OfLight {
+                out: &mut *self.out,
+                light: l as u32,
+            };
+            self.froxels
+                .for_each_hit::<V::F64>(light.center, light.radius, self.scratch, &mut hit);
         }
         false
     }
@@ -1062,8 +1096,8 @@ mod tests {
                 }
                 for (l, light) in lights.iter().enumerate() {
                     let mut listed = false;
-                    let one = |_: [u32; 3], _: u32| listed = true;
-                    f.for_each_hit::<F64x1>(light.center, light.radius, &mut scratch, one);
+                    let mut one = |_: [u32; 3], _: u32| listed = true;
+                    f.for_each_hit::<F64x1>(light.center, light.radius, &mut scratch, &mut one);
                     if listed {
                         assert!(
                             scalar.binary_search(&(l as u32)).is_ok(),

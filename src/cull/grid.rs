@@ -1,6 +1,6 @@
 //! [`ClusterGrid`]: the cells lights are assigned to, and the assignment itself.
 
-use super::froxel::{FIRST_SLICE_DEPTH, Froxels, Scratch};
+use super::froxel::{FIRST_SLICE_DEPTH, Froxels, LightRuns, Scratch};
 use super::output::{LightLists, LightMasks, RunSink};
 use super::split::{CellSplit, CollectRuns};
 use crate::soa::Chunk;
@@ -251,6 +251,7 @@ impl ClusterGrid {
         (x < dims[0] && y < dims[1] && z < dims[2]).then(|| self.index(dims, x, y, z) as usize)
     }
 
+    #[inline]
     fn index(&self, d: [u32; 3], x: u32, y: u32, z: u32) -> u32 {
         match self.order {
             CellOrder::ZFastest => (x * d[1] + y) * d[2] + z,
@@ -403,15 +404,12 @@ impl ClusterGrid {
             Kind::Froxels(f) => {
                 let d = f.dims;
                 let mut scratch = Scratch::default();
-                f.assign_chunks(
-                    lights,
-                    range,
-                    self.backend,
-                    &mut scratch,
-                    |[x, y, z], k, l| {
-                        runs.push(self.index(d, x, y, z), k, l);
-                    },
-                );
+                let mut out = FroxelRuns {
+                    grid: self,
+                    dims: d,
+                    runs,
+                };
+                f.assign_chunks(lights, range, self.backend, &mut scratch, &mut out);
             }
             Kind::Cells(cells) => {
                 // Single cells, from the batched query over all cells.
@@ -459,6 +457,21 @@ impl ClusterGrid {
     }
 }
 
+/// The runs of a froxel grid's lights, numbered in the grid's cell order into `runs`.
+struct FroxelRuns<'a, S> {
+    grid: &'a ClusterGrid,
+    dims: [u32; 3],
+    runs: &'a mut S,
+}
+
+impl<S: RunSink> LightRuns for FroxelRuns<'_, S> {
+    #[inline(always)]
+    fn run(&mut self, [x, y, z]: [u32; 3], n: u32, light: u32) {
+        let start = self.grid.index(self.dims, x, y, z);
+        self.runs.push(start, n, light);
+    }
+}
+
 /// The light tasks of one assignment: chunk ranges of the lights.
 struct Tasks<'a> {
     grid: &'a ClusterGrid,
@@ -492,7 +505,7 @@ impl CollectRuns for Tasks<'_> {
 const TASKS_PER_THREAD: usize = 8;
 
 /// The output of a split assignment is written in about this many cell ranges per thread.
-const RANGES_PER_THREAD: usize = 2;
+const RANGES_PER_THREAD: usize = 1;
 
 /// Splitting an assignment pays from this many lights per task.
 const MIN_LIGHTS_PER_TASK: usize = 256;

@@ -20,6 +20,9 @@ use crate::tasks::{join, run_tasks_mut};
 pub(crate) struct CellSplit {
     /// `0` first, the number of cells last, non-decreasing.
     bounds: Vec<u32>,
+    /// The inner bounds (`bounds[1..ranges]`) padded with `u32::MAX`, when there are at most
+    /// eight: the range of a cell is then eight compares, branch-free.
+    inner: Option<[u32; 8]>,
     step: u32,
 }
 
@@ -34,8 +37,18 @@ impl CellSplit {
                 let b = units * r / ranges * u64::from(unit);
                 u32::try_from(b).expect("a bound is at most the number of cells")
             })
-            .collect();
-        CellSplit { bounds, step }
+            .collect::<Vec<u32>>();
+        let inner = &bounds[1..bounds.len() - 1];
+        let inner = (inner.len() <= 8).then(|| {
+            let mut a = [u32::MAX; 8];
+            a[..inner.len()].copy_from_slice(inner);
+            a
+        });
+        CellSplit {
+            bounds,
+            inner,
+            step,
+        }
     }
 
     /// The number of ranges.
@@ -63,33 +76,53 @@ impl<'a> SplitRuns<'a> {
 
 impl RunSink for SplitRuns<'_> {
     /// Puts the run into the bin of the range holding its first cell; the part past that
-    /// range's end, if any, goes on to the next ranges in the same way.
+    /// range's end, if any, goes on to the next ranges in the same way
+    /// ([`push_cut`](SplitRuns::push_cut), out of line so that this stays small enough to
+    /// inline into the deciding loop).
     #[inline(always)]
-    fn push(&mut self, mut start: u32, mut n: u32, light: u32) {
+    fn push(&mut self, start: u32, n: u32, light: u32) {
         let (bounds, step) = (&self.split.bounds, self.split.step);
-        // The range holding `start`: the number of inner bounds at most it (when there are few,
-        // a few compares and no branch: consecutive runs often change range).
-        let inner = &bounds[1..bounds.len() - 1];
-        let mut r = if inner.len() <= 8 {
-            inner
+        // The range holding `start`: the number of inner bounds at most it.
+        let r = match (&bounds[1..bounds.len() - 1], &self.split.inner) {
+            ([], _) => 0,
+            ([b], _) => usize::from(*b <= start),
+            (_, Some(inner)) => inner
                 .iter()
                 .map(|&b| usize::from(b <= start))
-                .sum::<usize>()
-        } else {
-            inner.partition_point(|&b| b <= start)
+                .sum::<usize>(),
+            (inner, None) => inner.partition_point(|&b| b <= start),
         };
+        // Every cell of a run is below the number of cells, so this does not overflow.
+        if start + (n - 1) * step < bounds[r + 1] {
+            self.bins[r].push(start, n, light);
+        } else {
+            self.push_cut(start, n, light, r);
+        }
+    }
+}
+
+impl SplitRuns<'_> {
+    /// [`push`](RunSink::push) of a run from range `r` past that range's end.
+    #[cold]
+    #[inline(never)]
+    fn push_cut(&mut self, mut start: u32, mut n: u32, light: u32, mut r: usize) {
+        let (bounds, step) = (&self.split.bounds, self.split.step);
         loop {
-            // Every cell of a run is below the number of cells, so this does not overflow.
-            let last = start + (n - 1) * step;
             let end = bounds[r + 1];
-            if last < end {
+            if start + (n - 1) * step < end {
                 self.bins[r].push(start, n, light);
                 return;
             }
-            // The cells of the run below `end` (at least `start`).
-            let k = (end - start).div_ceil(step);
-            self.bins[r].push(start, k, light);
-            start += k * step;
+            // The cells of the run below `end` (at least `start`), counted: a run is a few
+            // cells.
+            let mut k = 1;
+            let first = start;
+            start += step;
+            while start < end {
+                start += step;
+                k += 1;
+            }
+            self.bins[r].push(first, k, light);
             n -= k;
             r += 1;
             while bounds[r + 1] <= start {

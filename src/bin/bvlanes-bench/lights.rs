@@ -326,6 +326,12 @@ fn froxel_rows(ctx: &Ctx<'_>, t: &mut Table, targets: &mut Vec<Target>, scene: &
             grid.assign_into(black_box(lights), &mut out_all);
             black_box(&out_all).indices.len() as u64
         }),
+        // The machine's own ceiling for splitting a frame over the threads, measured in the
+        // same rounds: a compute-only load, on one thread and in as many tasks as `grid` uses.
+        Variant::new("load 1", 1, move |_| compute_load(LOAD_STEPS, 1)),
+        Variant::new("load all", 1, move |_| {
+            compute_load(LOAD_STEPS, threads * LOAD_TASKS_PER_THREAD)
+        }),
     ];
     ctx.progress.note(&format!(
         "lights: {}: timing {} variants x {} rounds",
@@ -340,6 +346,8 @@ fn froxel_rows(ctx: &Ctx<'_>, t: &mut Table, targets: &mut Vec<Target>, scene: &
         find(&vs, "1"),
         find(&vs, "all"),
     );
+    let (load_one, load_all) = (find(&vs, "load 1"), find(&vs, "load all"));
+    let ceiling = ratio(load_one, load_all);
     for (v, row, pairs, vs_one) in [
         (
             brute,
@@ -389,15 +397,65 @@ fn froxel_rows(ctx: &Ctx<'_>, t: &mut Table, targets: &mut Vec<Target>, scene: &
         measured: format!("{}x", sig3(x)),
         met: x >= 3.0,
     });
+    t.push(vec![
+        Cell::text(&label),
+        Cell::text(format!(
+            "machine ceiling: compute-only load ({LOAD_STEPS} steps), {threads} threads vs 1"
+        )),
+        Cell::num(load_all.median() * 1e3, sig3(load_all.median() * 1e3)),
+        Cell::Empty,
+        Cell::Empty,
+        Cell::Empty,
+        Cell::times(ceiling),
+    ]);
     let x = ratio(one, all);
     targets.push(Target {
         what: format!(
             "lights: bvlanes assign, {threads} threads >= 1.7x 1 thread ({})",
             scene.name
         ),
-        measured: format!("{}x", sig3(x)),
+        measured: format!(
+            "{}x (machine ceiling in the same rounds: {}x)",
+            sig3(x),
+            sig3(ceiling)
+        ),
         met: x >= 1.7,
     });
+}
+
+/// Steps of the machine-ceiling load: about a millisecond on one thread here, the length of a
+/// froxel assignment.
+const LOAD_STEPS: usize = 1 << 18;
+
+/// The machine-ceiling load is split into this many tasks per thread, as an assignment is.
+const LOAD_TASKS_PER_THREAD: usize = 8;
+
+/// A compute-only load: `steps` steps of a dependent f64 multiply-add chain (no memory traffic),
+/// split into `tasks` equal chains run on rayon's pool (one thread without the `rayon` feature).
+/// Its 1-thread over N-thread time is what this machine gives a perfectly parallel,
+/// frame-sized job right now: on a shared VM that varies from minute to minute, so the light
+/// tables measure it beside the assignment.
+fn compute_load(steps: usize, tasks: usize) -> u64 {
+    fn chain(n: usize, seed: usize) -> f64 {
+        let mut x = 1.0 + seed as f64;
+        for i in 0..n {
+            x = x * 0.999_999_9 + (i & 7) as f64;
+        }
+        x
+    }
+    let tasks = tasks.max(1);
+    let per = steps / tasks;
+    #[cfg(feature = "rayon")]
+    let sum: f64 = {
+        use rayon::prelude::*;
+        (0..tasks)
+            .into_par_iter()
+            .map(|t| chain(black_box(per), t))
+            .sum()
+    };
+    #[cfg(not(feature = "rayon"))]
+    let sum: f64 = (0..tasks).map(|t| chain(black_box(per), t)).sum();
+    black_box(sum).to_bits()
 }
 
 /// The brute force against boxes: every light against every box with the batched SIMD sphere
