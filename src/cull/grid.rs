@@ -197,7 +197,7 @@ impl ClusterGrid {
     /// thread only). With the `rayon` feature (on by default) the default is every thread of
     /// rayon's current pool; without it, one thread. The output is the same whatever the count:
     /// lights are split into contiguous ranges (eight per thread, at least 256 lights each), each
-    /// task collects the cells its lights meet binned by cell range (two ranges per thread), and
+    /// task collects the cells its lights meet binned by cell range (one range per thread), and
     /// then one task per cell range writes that part of the output from every light task's bin,
     /// in light order (`docs/algorithms.md`, "Threads" under light assignment).
     ///
