@@ -530,7 +530,7 @@ impl Froxels {
     #[inline]
     fn tile(&self, a: usize, s: f64) -> usize {
         let last = f64::from(self.dims[a] - 1);
-        (s * self.ndc[a] + self.half[a]).at_least(0.0).at_most(last) as usize
+        (s * self.ndc[a] + self.half[a]).at_least(0.0).at_most(last) as i64 as usize
     }
 
     /// Calls `hit.run([x, y, z], n)` for every run of froxels `(x..x + n, y, z)` the sphere `(c, r)`
