@@ -91,7 +91,9 @@ fn lists_from(per_light: &[Vec<u32>], cells: usize) -> LightLists {
         indices.extend(cell);
         offsets.push(indices.len() as u32);
     }
-    LightLists { offsets, indices }
+    let mut lists = LightLists::new();
+    (lists.offsets, lists.indices) = (offsets, indices);
+    lists
 }
 
 /// The lists are well formed for `cells` cells and `lights` lights.
@@ -321,133 +323,12 @@ fn from_cells(inp: &mut Input, repeat: bool) {
     check_box_grid(&grid, &lights, repeat);
 }
 
-// ---- the froxel brute force (after tests/cull_froxel.rs) ----
+// ---- the froxel brute force: the test suite's own (tests/common/froxel_ref.rs) ----
 
-type V = [f64; 3];
+#[path = "../../tests/common/froxel_ref.rs"]
+mod froxel_ref;
 
-fn sub(a: V, b: V) -> V {
-    [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
-}
-fn dot(a: V, b: V) -> f64 {
-    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
-}
-fn cross(a: V, b: V) -> V {
-    [
-        a[1] * b[2] - a[2] * b[1],
-        a[2] * b[0] - a[0] * b[2],
-        a[0] * b[1] - a[1] * b[0],
-    ]
-}
-fn norm(a: V) -> f64 {
-    dot(a, a).sqrt()
-}
-
-/// A camera and its froxels rebuilt from the documented formulas.
-#[derive(Clone, Copy, Debug)]
-struct Camera {
-    w: u32,
-    h: u32,
-    fov_y: f32,
-    near: f32,
-    far: f32,
-    dims: [u32; 3],
-}
-
-impl Camera {
-    fn tans(&self) -> (f64, f64) {
-        let ty = (f64::from(self.fov_y) / 2.0).tan();
-        (ty * f64::from(self.w) / f64::from(self.h), ty)
-    }
-    /// Tile boundary `i` of `n` as a slope (`x / depth`).
-    fn slope(i: u32, n: u32, tan: f64) -> f64 {
-        (-1.0 + 2.0 * f64::from(i) / f64::from(n)) * tan
-    }
-    /// Slice boundary `k`, as a depth.
-    fn depth(&self, k: u32) -> f64 {
-        let (near, far, n) = (f64::from(self.near), f64::from(self.far), self.dims[2]);
-        let first = f64::from(ClusterGrid::FIRST_SLICE_DEPTH).max(near).min(far);
-        if k == 0 {
-            near
-        } else if k == n {
-            far
-        } else {
-            first * (far / first).powf(f64::from(k - 1) / f64::from(n - 1))
-        }
-    }
-    /// The eight corners of froxel `(x, y, z)`, corner `(i, j, k)` at index `i + 2j + 4k`.
-    fn corners(&self, [x, y, z]: [u32; 3]) -> [V; 8] {
-        let (tx, ty) = self.tans();
-        let [nx, ny, _] = self.dims;
-        core::array::from_fn(|c| {
-            let (i, j, k) = ((c & 1) as u32, (c >> 1 & 1) as u32, (c >> 2) as u32);
-            let d = self.depth(z + k);
-            [
-                Self::slope(x + i, nx, tx) * d,
-                Self::slope(y + j, ny, ty) * d,
-                -d,
-            ]
-        })
-    }
-}
-
-fn segment_dist(p: V, a: V, b: V) -> f64 {
-    let ab = sub(b, a);
-    let len2 = dot(ab, ab);
-    let t = if len2 > 0.0 {
-        (dot(sub(p, a), ab) / len2).clamp(0.0, 1.0)
-    } else {
-        0.0
-    };
-    norm(sub(
-        p,
-        [a[0] + t * ab[0], a[1] + t * ab[1], a[2] + t * ab[2]],
-    ))
-}
-
-/// Distance from `p` to the triangle `abc`.
-fn triangle_dist(p: V, a: V, b: V, c: V) -> f64 {
-    let n = cross(sub(b, a), sub(c, a));
-    let nn = dot(n, n);
-    if nn > 0.0 && nn.is_finite() {
-        let h = dot(sub(p, a), n) / nn;
-        let q = sub(p, [h * n[0], h * n[1], h * n[2]]);
-        let inside = [(a, b), (b, c), (c, a)]
-            .iter()
-            .all(|&(u, v)| dot(cross(sub(v, u), sub(q, u)), n) >= 0.0);
-        if inside {
-            return h.abs() * nn.sqrt();
-        }
-    }
-    segment_dist(p, a, b)
-        .min(segment_dist(p, b, c))
-        .min(segment_dist(p, c, a))
-}
-
-/// The distance from `p` to the froxel with corners `k` (the convex hull of the eight).
-fn froxel_dist(p: V, k: &[V; 8]) -> f64 {
-    let d = -p[2];
-    let (d0, d1) = (-k[0][2], -k[4][2]);
-    let (a0, a1) = (k[0][0] / d0, k[1][0] / d0);
-    let (b0, b1) = (k[0][1] / d0, k[2][1] / d0);
-    if d0 <= d && d <= d1 && a0 * d <= p[0] && p[0] <= a1 * d && b0 * d <= p[1] && p[1] <= b1 * d {
-        return 0.0;
-    }
-    let faces = [
-        [0, 2, 6, 4],
-        [1, 3, 7, 5],
-        [0, 1, 5, 4],
-        [2, 3, 7, 6],
-        [0, 1, 3, 2],
-        [4, 5, 7, 6],
-    ];
-    faces
-        .iter()
-        .map(|f| {
-            let [a, b, c, e] = f.map(|i| k[i]);
-            triangle_dist(p, a, b, c).min(triangle_dist(p, a, c, e))
-        })
-        .fold(f64::INFINITY, f64::min)
-}
+use froxel_ref::{Camera, froxel_dist};
 
 #[allow(clippy::neg_cmp_op_on_partial_ord)] // `!(near > 0.0)`: NaN is a bad camera too
 fn froxels(inp: &mut Input, repeat: bool) {
