@@ -4,7 +4,7 @@ use super::froxel::{FIRST_SLICE_DEPTH, Froxels, LightRuns, Scratch};
 use super::output::{LightLists, LightMasks, RunSink};
 use super::split::{CellSplit, CollectRuns};
 use crate::soa::Chunk;
-use crate::tasks::default_threads;
+use crate::tasks::{default_threads, on_pool};
 use crate::{Aabb, Aabbs, Backend, BvError, Spheres};
 
 /// How a uniform or froxel grid numbers its cells.
@@ -338,7 +338,14 @@ impl ClusterGrid {
     /// ```
     pub fn assign_into(&self, lights: &Spheres, lists: &mut LightLists) {
         let tasks = Tasks::new(self, lights);
-        lists.fill_split(&self.cell_split(tasks.len()), tasks.len(), &tasks);
+        let split = self.cell_split(tasks.len());
+        let mut fill = || lists.fill_split(&split, tasks.len(), &tasks);
+        // Both parallel phases start from a pool thread (see `on_pool`).
+        if tasks.len() > 1 {
+            on_pool(fill)
+        } else {
+            fill()
+        }
     }
 
     /// One bitset of lights per cell, written into `masks` (resized to this grid and light count,
@@ -347,7 +354,13 @@ impl ClusterGrid {
     pub fn assign_masks(&self, lights: &Spheres, masks: &mut LightMasks) {
         masks.reset(self.len(), lights.len());
         let tasks = Tasks::new(self, lights);
-        masks.fill_split(&self.cell_split(tasks.len()), tasks.len(), &tasks);
+        let split = self.cell_split(tasks.len());
+        let mut fill = || masks.fill_split(&split, tasks.len(), &tasks);
+        if tasks.len() > 1 {
+            on_pool(fill)
+        } else {
+            fill()
+        }
     }
 
     /// The cell ranges the output of an assignment split over `tasks` light tasks is written in
