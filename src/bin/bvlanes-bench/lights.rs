@@ -430,18 +430,30 @@ const LOAD_STEPS: usize = 1 << 18;
 /// The machine-ceiling load is split into this many tasks per thread, as an assignment is.
 const LOAD_TASKS_PER_THREAD: usize = 8;
 
-/// A compute-only load: `steps` steps of a dependent f64 multiply-add chain (no memory traffic),
-/// split into `tasks` equal chains run on rayon's pool (one thread without the `rayon` feature).
-/// Its 1-thread over N-thread time is what this machine gives a perfectly parallel,
-/// frame-sized job right now: on a shared VM that varies from minute to minute, so the light
+/// A compute-only load: `steps` steps of scalar work as busy as the assignment's (four
+/// independent f64 multiply-add chains fed from a 2 KB table at pseudo-random indices: loads,
+/// integer and float work in parallel, not vectorizable; no traffic past L1), split into `tasks`
+/// equal parts run on rayon's pool (one thread without the `rayon` feature). Its 1-thread over
+/// N-thread time is what this machine gives a perfectly parallel, frame-sized job right now: on
+/// a shared VM that varies from minute to minute (a host's other tenants on the sibling
+/// hyperthreads of our cores slow busy code more than a lone dependent chain), so the light
 /// tables measure it beside the assignment.
 fn compute_load(steps: usize, tasks: usize) -> u64 {
     fn chain(n: usize, seed: usize) -> f64 {
-        let mut x = 1.0 + seed as f64;
-        for i in 0..n {
-            x = x * 0.999_999_9 + (i & 7) as f64;
+        let table: [f64; 256] = core::array::from_fn(|i| 1.0 + i as f64 / 256.0);
+        let table = black_box(table);
+        let mut x = [1.0 + seed as f64, 2.0, 3.0, 4.0];
+        let mut h = seed as u32 | 1;
+        for _ in 0..n {
+            h ^= h << 13;
+            h ^= h >> 17;
+            h ^= h << 5;
+            let t = table[(h & 255) as usize];
+            for v in &mut x {
+                *v = *v * 0.999_999_9 + t;
+            }
         }
-        x
+        x.iter().sum()
     }
     let tasks = tasks.max(1);
     let per = steps / tasks;
