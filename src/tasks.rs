@@ -57,6 +57,36 @@ pub(crate) fn on_pool(f: impl FnOnce() + Send) {
     f();
 }
 
+/// The value in `m`, taken (poisoning cannot happen: see [`join_fixed`]).
+#[cfg(feature = "rayon")]
+fn take<T>(m: &std::sync::Mutex<Option<T>>) -> Option<T> {
+    m.lock().unwrap_or_else(|e| e.into_inner()).take()
+}
+
+/// Runs `a` on worker 0 and `b` on worker 1 of a pool of two threads (else as [`join`]): the
+/// same worker each call, so data each one writes stays in its core's caches from one call to
+/// the next.
+pub(crate) fn join_fixed(a: impl FnOnce() + Send, b: impl FnOnce() + Send) {
+    #[cfg(feature = "rayon")]
+    if rayon::current_num_threads() == 2 && rayon::current_thread_index().is_some() {
+        use std::sync::Mutex;
+        let (a, b) = (Mutex::new(Some(a)), Mutex::new(Some(b)));
+        // Each closure is taken once, by its worker; a lock is never held while one runs, so
+        // none is ever poisoned.
+        rayon::broadcast(|ctx| {
+            if ctx.index() == 0 {
+                if let Some(a) = take(&a) {
+                    a();
+                }
+            } else if let Some(b) = take(&b) {
+                b();
+            }
+        });
+        return;
+    }
+    join(a, b);
+}
+
 /// Runs `a` and `b`, in parallel with `rayon`.
 pub(crate) fn join(a: impl FnOnce() + Send, b: impl FnOnce() + Send) {
     #[cfg(feature = "rayon")]

@@ -318,7 +318,8 @@ impl ClusterGrid {
 
     /// [`assign`](Self::assign) into `lists`, replacing what they held and reusing their
     /// allocations: for a renderer that assigns every frame (a steady frame then allocates
-    /// nothing, on one thread or split over threads: the lists keep each task's part too).
+    /// nothing on one thread, and split over threads only rayon's few bytes of task
+    /// bookkeeping: the lists keep each task's runs too).
     ///
     /// # Panics
     /// As [`assign`](Self::assign): if more than `u32::MAX` (cell, light) pairs meet.

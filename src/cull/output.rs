@@ -8,7 +8,8 @@ use super::split::{CellSplit, CollectRuns, SplitScratch, write_lists, write_mask
 ///
 /// [`ClusterGrid::assign_into`](super::ClusterGrid::assign_into) refills a `LightLists` from one
 /// frame to the next, reusing its two arrays and the scratch it keeps for that purpose (so a
-/// steady frame allocates nothing). Equality, `Clone` and `Debug` see the lists only.
+/// steady frame allocates nothing that grows with the lights or cells). Equality, `Clone` and
+/// `Debug` see the lists only.
 #[derive(Default)]
 pub struct LightLists {
     /// `cells + 1` offsets into `indices`, starting at 0.
