@@ -123,6 +123,18 @@ pub fn run(ctx: &Ctx<'_>, targets: &mut Vec<Target>) -> Vec<Table> {
          (it writes 32,768 x ceil(n / 32) words: 41 MB at 10,000 lights)"
             .to_owned(),
     );
+    t.notes.push(match crate::machine::core_to_core_round_trip() {
+        Some(rt) => format!(
+            "threads: a cache line's round trip between cores 0 and 1 took {} ns (median of 5 x \
+             20,000, measured after the uniform rows): what every line one thread writes and another \
+             reads costs; with the \"machine ceiling\" rows (a compute-only load split the same way, \
+             timed in the same rounds), the yardstick for the 2-thread ratios",
+            rt.as_nanos()
+        ),
+        None => "threads: the core-to-core round trip was not measured (fewer than two cores, or \
+                 threads could not be pinned)"
+            .to_owned(),
+    });
     if agree {
         t.notes.push(
             "checked: assign and assign_masks report exactly the brute force's pairs".to_owned(),

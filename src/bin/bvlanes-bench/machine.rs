@@ -47,6 +47,55 @@ pub fn cpu_model() -> String {
         .unwrap_or_else(|| "unknown CPU".to_owned())
 }
 
+/// The median time for a cache line to go from core 0 to core 1 and back (two threads pinned
+/// to the first two cores, taking turns to bump one atomic), or `None` with fewer than two
+/// cores or no pinning. On one die this is tens of nanoseconds; between dies or sockets, or
+/// between virtual CPUs placed far apart, several hundred: the cost of every line one thread
+/// writes and another reads, which bounds how well a millisecond-long job splits.
+pub fn core_to_core_round_trip() -> Option<std::time::Duration> {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicU64, Ordering};
+    let ids = core_affinity::get_core_ids()?;
+    let (&c0, &c1) = (ids.first()?, ids.get(1)?);
+    const TRIPS: u64 = 20_000;
+    let mut samples = Vec::new();
+    for _ in 0..5 {
+        let line = Arc::new(AtomicU64::new(0));
+        // Both threads run their loop whether or not pinning worked (neither may wait forever);
+        // an unpinned sample is discarded. Scratch threads: the caller's affinity stays.
+        let (echo_line, timed_line) = (Arc::clone(&line), line);
+        let echo = std::thread::spawn(move || {
+            let pinned = core_affinity::set_for_current(c1);
+            for i in 0..TRIPS {
+                while echo_line.load(Ordering::Acquire) != 2 * i + 1 {
+                    std::hint::spin_loop();
+                }
+                echo_line.store(2 * i + 2, Ordering::Release);
+            }
+            pinned
+        });
+        let timed = std::thread::spawn(move || {
+            let pinned = core_affinity::set_for_current(c0);
+            let t = Instant::now();
+            for i in 0..TRIPS {
+                timed_line.store(2 * i + 1, Ordering::Release);
+                while timed_line.load(Ordering::Acquire) != 2 * i + 2 {
+                    std::hint::spin_loop();
+                }
+            }
+            (pinned, t.elapsed() / TRIPS as u32)
+        });
+        let echo_pinned = echo.join().unwrap_or(false);
+        let (timed_pinned, t) = timed.join().ok()?;
+        if !(echo_pinned && timed_pinned) {
+            return None;
+        }
+        samples.push(t);
+    }
+    samples.sort();
+    Some(samples[samples.len() / 2])
+}
+
 /// Progress lines on stderr, stamped with the seconds since the start.
 pub struct Progress {
     start: Instant,
