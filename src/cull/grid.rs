@@ -338,15 +338,7 @@ impl ClusterGrid {
     /// # Ok::<(), bvlanes::BvError>(())
     /// ```
     pub fn assign_into(&self, lights: &Spheres, lists: &mut LightLists) {
-        let tasks = Tasks::new(self, lights);
-        let split = self.cell_split(tasks.len());
-        let mut fill = || lists.fill_split(&split, tasks.len(), &tasks);
-        // Both parallel phases start from a pool thread (see `on_pool`).
-        if tasks.len() > 1 {
-            on_pool(fill)
-        } else {
-            fill()
-        }
+        self.split_assignment(lights, |split, tasks| lists.fill_split(split, tasks));
     }
 
     /// One bitset of lights per cell, written into `masks` (resized to this grid and light count,
@@ -354,13 +346,19 @@ impl ClusterGrid {
     /// meets cell `c`.
     pub fn assign_masks(&self, lights: &Spheres, masks: &mut LightMasks) {
         masks.reset(self.len(), lights.len());
+        self.split_assignment(lights, |split, tasks| masks.fill_split(split, tasks));
+    }
+
+    /// Runs `fill` (an output's `fill_split`) with the light tasks of `lights` and the cell
+    /// ranges they are written in; from a pool thread when there is more than one task, so that
+    /// both parallel phases start there (see `tasks::on_pool`).
+    fn split_assignment(&self, lights: &Spheres, fill: impl FnOnce(&CellSplit, &Tasks<'_>) + Send) {
         let tasks = Tasks::new(self, lights);
-        let split = self.cell_split(tasks.len());
-        let mut fill = || masks.fill_split(&split, tasks.len(), &tasks);
-        if tasks.len() > 1 {
-            on_pool(fill)
+        let split = self.cell_split(tasks.tasks());
+        if tasks.tasks() > 1 {
+            on_pool(|| fill(&split, &tasks));
         } else {
-            fill()
+            fill(&split, &tasks);
         }
     }
 
@@ -501,13 +499,13 @@ impl<'a> Tasks<'a> {
             ranges: grid.task_ranges(lights.len()),
         }
     }
-
-    fn len(&self) -> usize {
-        self.ranges.len()
-    }
 }
 
 impl CollectRuns for Tasks<'_> {
+    fn tasks(&self) -> usize {
+        self.ranges.len()
+    }
+
     fn collect(&self, task: usize, runs: &mut impl RunSink) {
         let range = self.ranges[task].clone();
         self.grid.collect_runs(self.lights, range, runs);

@@ -59,16 +59,11 @@ impl LightLists {
         LightLists::default()
     }
 
-    /// Replaces the lists by those of an assignment split over `tasks` light tasks and the cell
-    /// ranges of `split` (see `split.rs`), reusing the arrays: `collect` (called in parallel)
-    /// pushes each light task's runs, lights ascending.
-    pub(crate) fn fill_split(
-        &mut self,
-        split: &CellSplit,
-        tasks: usize,
-        collect: &impl CollectRuns,
-    ) {
-        let runs = self.scratch.collect(split, tasks, collect);
+    /// Replaces the lists by those of an assignment split over the light tasks of `collect` and
+    /// the cell ranges of `split` (see `split.rs`), reusing the arrays: `collect` (called in
+    /// parallel) pushes each light task's runs, lights ascending.
+    pub(crate) fn fill_split(&mut self, split: &CellSplit, collect: &impl CollectRuns) {
+        let runs = self.scratch.collect(split, collect);
         write_lists(
             split,
             &runs,
@@ -211,15 +206,11 @@ impl LightMasks {
         self.words.resize(cells * self.words_per_cell, 0);
     }
 
-    /// Sets the bits of an assignment split over `tasks` light tasks and the cell ranges of
-    /// `split` (see `split.rs`): `collect` (called in parallel) pushes each light task's runs.
-    pub(crate) fn fill_split(
-        &mut self,
-        split: &CellSplit,
-        tasks: usize,
-        collect: &impl CollectRuns,
-    ) {
-        let runs = self.scratch.collect(split, tasks, collect);
+    /// Sets the bits of an assignment split over the light tasks of `collect` and the cell
+    /// ranges of `split` (see `split.rs`): `collect` (called in parallel) pushes each light
+    /// task's runs.
+    pub(crate) fn fill_split(&mut self, split: &CellSplit, collect: &impl CollectRuns) {
+        let runs = self.scratch.collect(split, collect);
         write_masks(split, &runs, &mut self.words, self.words_per_cell);
         self.scratch.keep_tasks(runs);
     }
@@ -267,13 +258,16 @@ mod tests {
         let mut lists = LightLists::new();
         struct Abutting;
         impl CollectRuns for Abutting {
+            fn tasks(&self) -> usize {
+                1
+            }
             fn collect(&self, _: usize, runs: &mut impl RunSink) {
                 runs.push(0, 2, 0); // cells 0, 2
                 runs.push(4, 1, 1); // cell 4, where the first run's -1 went
                 runs.push(1, 3, 2); // cells 1, 3, 5
             }
         }
-        lists.fill_split(&split, 1, &Abutting);
+        lists.fill_split(&split, &Abutting);
         assert_eq!(lists.offsets, [0, 1, 2, 3, 4, 5, 6]);
         assert_eq!(lists.indices, [0, 2, 0, 2, 1, 2]);
     }

@@ -134,6 +134,9 @@ impl SplitRuns<'_> {
 
 /// What the light tasks of a split assignment run.
 pub(crate) trait CollectRuns: Sync {
+    /// The number of light tasks.
+    fn tasks(&self) -> usize;
+
     /// Pushes into `runs` the runs of cells light task `task`'s lights meet, lights ascending.
     fn collect(&self, task: usize, runs: &mut impl RunSink);
 }
@@ -151,7 +154,7 @@ pub(crate) struct SplitScratch {
 }
 
 impl SplitScratch {
-    /// Runs `collect(t, runs)` for every light task `t < tasks`, in parallel, each into its
+    /// Runs `collect.collect(t, runs)` for every light task `t`, in parallel, each into its
     /// buffers (kept from the last call where possible) binned by the ranges of `split`; to be
     /// given back with [`keep_tasks`](Self::keep_tasks).
     ///
@@ -159,11 +162,10 @@ impl SplitScratch {
     pub(crate) fn collect(
         &mut self,
         split: &CellSplit,
-        tasks: usize,
         collect: &impl CollectRuns,
     ) -> Vec<Vec<CellRuns>> {
         let mut runs = core::mem::take(&mut self.tasks);
-        runs.resize_with(tasks, Vec::new);
+        runs.resize_with(collect.tasks(), Vec::new);
         run_tasks_mut(&mut runs, |t, bins| {
             bins.resize_with(split.ranges(), CellRuns::default);
             if let [bin] = &mut bins[..] {
@@ -386,13 +388,16 @@ mod tests {
             let mut scratch = SplitScratch::default();
             struct Two<'a>(&'a [(u32, u32, u32)]);
             impl CollectRuns for Two<'_> {
+                fn tasks(&self) -> usize {
+                    2
+                }
                 fn collect(&self, t: usize, sink: &mut impl RunSink) {
                     for &(s, n, l) in &self.0[t * 3..t * 3 + 3] {
                         sink.push(s, n, l);
                     }
                 }
             }
-            let tasks = scratch.collect(&split, 2, &Two(&runs));
+            let tasks = scratch.collect(&split, &Two(&runs));
             let (mut offsets, mut indices) = (Vec::new(), Vec::new());
             write_lists(&split, &tasks, &mut scratch, &mut offsets, &mut indices);
             let mut masks = vec![0u32; cells as usize];
