@@ -63,34 +63,34 @@ fn take<T>(m: &std::sync::Mutex<Option<T>>) -> Option<T> {
     m.lock().unwrap_or_else(|e| e.into_inner()).take()
 }
 
-/// Runs `a` on worker 0 and `b` on worker 1 of a pool of two threads (else as [`join`]): the
-/// same worker each call, so data each one writes stays in its core's caches from one call to
-/// the next.
+/// Runs `a` and `b` as [`join`] does, but each of the two sides of the join runs the part its
+/// worker prefers if that part is still there: worker 0 (of an even index) `a`, worker 1 (odd)
+/// `b`, so that with two workers each part lands on the same worker call after call and the
+/// data it writes stays in that core's caches. Unlike `rayon::broadcast`, it never waits for a
+/// busy worker: a side not stolen runs on the calling worker, taking whichever part is left.
 pub(crate) fn join_fixed(a: impl FnOnce() + Send, b: impl FnOnce() + Send) {
     #[cfg(feature = "rayon")]
-    if rayon::current_num_threads() == 2 && rayon::current_thread_index().is_some() {
+    {
         use std::sync::Mutex;
         let (a, b) = (Mutex::new(Some(a)), Mutex::new(Some(b)));
-        // Each closure is taken once, by its worker; a lock is never held while one runs, so
-        // none is ever poisoned.
-        rayon::broadcast(|ctx| {
-            if ctx.index() == 0 {
-                if let Some(a) = take(&a) {
-                    a();
+        // Each side takes exactly one part (there are two of each); a lock is never held while
+        // a part runs, so none is ever poisoned.
+        let side = || {
+            let prefers_b = rayon::current_thread_index().is_some_and(|i| i % 2 == 1);
+            if prefers_b {
+                match take(&b) {
+                    Some(b) => b(),
+                    None => take(&a).into_iter().for_each(|a| a()),
                 }
-            } else if let Some(b) = take(&b) {
-                b();
+            } else {
+                match take(&a) {
+                    Some(a) => a(),
+                    None => take(&b).into_iter().for_each(|b| b()),
+                }
             }
-        });
-        return;
+        };
+        rayon::join(side, side);
     }
-    join(a, b);
-}
-
-/// Runs `a` and `b`, in parallel with `rayon`.
-pub(crate) fn join(a: impl FnOnce() + Send, b: impl FnOnce() + Send) {
-    #[cfg(feature = "rayon")]
-    rayon::join(a, b);
     #[cfg(not(feature = "rayon"))]
     {
         a();
