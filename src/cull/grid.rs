@@ -384,21 +384,16 @@ impl ClusterGrid {
         CellSplit::new(cells, unit, step, ranges)
     }
 
-    /// The light ranges of an assignment's tasks, in order: contiguous runs of whole chunks of
-    /// 16 lights (the SIMD pre-cull of froxel grids runs on them), one range when the grid runs
-    /// on one thread or there are too few lights to split.
-    fn task_ranges(&self, n: usize) -> Vec<core::ops::Range<usize>> {
-        let tasks = match self.threads {
+    /// The number of light tasks an assignment of `n` lights is split into: one when the grid
+    /// runs on one thread or there are too few lights to split.
+    fn task_count(&self, n: usize) -> usize {
+        match self.threads {
             1 => 1,
             t => t
                 .saturating_mul(TASKS_PER_THREAD)
                 .min(n / MIN_LIGHTS_PER_TASK)
                 .max(1),
-        };
-        let chunks = n.div_ceil(Chunk::LANES);
-        (0..tasks)
-            .map(|t| chunks * t / tasks..chunks * (t + 1) / tasks)
-            .collect()
+        }
     }
 
     /// Pushes into `runs` the runs of cells the lights of chunks `range` meet, lights ascending
@@ -484,11 +479,14 @@ impl<S: RunSink> LightRuns for FroxelRuns<'_, S> {
     }
 }
 
-/// The light tasks of one assignment: chunk ranges of the lights.
+/// The light tasks of one assignment, in order: contiguous runs of whole chunks of 16 lights
+/// (the SIMD pre-cull of froxel grids runs on them), computed when asked for (no list to
+/// allocate per call).
 struct Tasks<'a> {
     grid: &'a ClusterGrid,
     lights: &'a Spheres,
-    ranges: Vec<core::ops::Range<usize>>,
+    tasks: usize,
+    chunks: usize,
 }
 
 impl<'a> Tasks<'a> {
@@ -496,18 +494,20 @@ impl<'a> Tasks<'a> {
         Tasks {
             grid,
             lights,
-            ranges: grid.task_ranges(lights.len()),
+            tasks: grid.task_count(lights.len()),
+            chunks: lights.len().div_ceil(Chunk::LANES),
         }
     }
 }
 
 impl CollectRuns for Tasks<'_> {
     fn tasks(&self) -> usize {
-        self.ranges.len()
+        self.tasks
     }
 
     fn collect(&self, task: usize, runs: &mut impl RunSink) {
-        let range = self.ranges[task].clone();
+        let (chunks, tasks) = (self.chunks, self.tasks);
+        let range = chunks * task / tasks..chunks * (task + 1) / tasks;
         self.grid.collect_runs(self.lights, range, runs);
     }
 }
