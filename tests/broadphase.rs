@@ -1013,11 +1013,10 @@ fn every_axis_gives_the_same_pairs_and_auto_picks_the_spread_one() {
         want.sort_unstable();
         let boxes = boxes_of(&items);
         for axis in [SweepAxis::X, SweepAxis::Y, SweepAxis::Z, SweepAxis::Auto] {
-            for &b in Backend::available() {
-                let s = Sweep::new().with_backend(b).unwrap().with_axis(axis);
-                let mut got = s.complete_pairs(&boxes);
+            for (on, sweep) in sweeps() {
+                let mut got = sweep.with_axis(axis).complete_pairs(&boxes);
                 got.sort_unstable();
-                assert_eq!(got, want, "n {n}, {axis:?}, {b}");
+                assert_eq!(got, want, "n {n}, {axis:?}, {on}");
             }
         }
     }
