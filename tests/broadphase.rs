@@ -11,10 +11,13 @@
 //! subnormal magnitudes).
 
 mod common;
+#[path = "common/sweep_order.rs"]
+mod sweep_order;
 
 use bvlanes::broadphase::{self, Sweep, SweepAxis};
 use bvlanes::{Aabb, Aabbs, Backend, BvError};
 use common::TestRng;
+use sweep_order::assert_sweep_order;
 
 type Pair = (u32, u32);
 
@@ -882,42 +885,6 @@ fn bipartite_equal_min_x_in_both_sets_is_reported_once() {
 // =================================================================================================
 // Order
 // =================================================================================================
-
-/// A box's place in the sweep: `(min x, set, index)`, compared as floats (so `-0.0 == 0.0`),
-/// then by set, then by index.
-type Key = (f32, u32, u32);
-
-fn key_cmp(p: &Key, q: &Key) -> core::cmp::Ordering {
-    p.0.partial_cmp(&q.0)
-        .expect("finite")
-        .then(p.1.cmp(&q.1))
-        .then(p.2.cmp(&q.2))
-}
-
-/// Asserts that `pairs` come in the documented sweep order: each pair is `(first, second)` by
-/// box keys, and the sequence of `(first, second)` is strictly increasing (grouped by the first
-/// box in key order, within a group by the second box in key order).
-fn assert_sweep_order(what: &str, pairs: &[Pair], keys: impl Fn(&Pair) -> (Key, Key)) {
-    let ordered = |p: &Pair| {
-        let (x, y) = keys(p);
-        if key_cmp(&x, &y).is_le() {
-            (x, y)
-        } else {
-            (y, x)
-        }
-    };
-    for (k, w) in pairs.windows(2).enumerate() {
-        let (p, q) = (ordered(&w[0]), ordered(&w[1]));
-        assert!(
-            key_cmp(&p.0, &q.0).then(key_cmp(&p.1, &q.1)).is_lt(),
-            "{what}: pairs {k} and {}, {:?} then {:?}, are not in sweep order: (first, second) \
-             box keys (min x, set, index) {p:?} then {q:?}",
-            k + 1,
-            w[0],
-            w[1]
-        );
-    }
-}
 
 /// Complete pairs: boxes in ascending `(min x, index)` order.
 fn assert_complete_order(what: &str, items: &[Aabb], pairs: &[Pair]) {

@@ -22,6 +22,8 @@
 #![allow(clippy::single_range_in_vec_init)] // lists of index ranges (one when not tiled)
 
 mod input;
+#[path = "../../tests/common/sweep_order.rs"]
+mod sweep_order;
 
 use bvlanes::broadphase::{Sweep, SweepAndPrune, SweepAxis, Sweepable};
 use bvlanes::{Aabb, Aabbs, Backend, Octahedra, Octahedron, Query, Sphere, Spheres};
@@ -29,6 +31,7 @@ use core::fmt::Debug;
 use core::ops::Range;
 use input::Input;
 use libfuzzer_sys::fuzz_target;
+use sweep_order::assert_sweep_order;
 
 type Pair = (u32, u32);
 
@@ -203,39 +206,6 @@ fn sorted(pairs: &[Pair]) -> Vec<Pair> {
     let mut p = pairs.to_vec();
     p.sort_unstable();
     p
-}
-
-/// An element's place in the documented sweep order: (min along the axis, set, index), mins
-/// compared as floats (`-0.0 == 0.0`).
-type Key = (f32, u32, u32);
-
-fn key_cmp(x: &Key, y: &Key) -> core::cmp::Ordering {
-    x.0.partial_cmp(&y.0)
-        .expect("finite")
-        .then(x.1.cmp(&y.1))
-        .then(x.2.cmp(&y.2))
-}
-
-/// Pairs in the documented order: each pair as `(first, second)` by key, and the sequence of
-/// `(first, second)` strictly increasing.
-fn assert_sweep_order(what: &str, pairs: &[Pair], keys: impl Fn(&Pair) -> (Key, Key)) {
-    let ordered = |p: &Pair| {
-        let (x, y) = keys(p);
-        if key_cmp(&x, &y).is_le() {
-            (x, y)
-        } else {
-            (y, x)
-        }
-    };
-    for w in pairs.windows(2) {
-        let (p, q) = (ordered(&w[0]), ordered(&w[1]));
-        assert!(
-            key_cmp(&p.0, &q.0).then(key_cmp(&p.1, &q.1)).is_lt(),
-            "{what}: {:?} then {:?} are not in sweep order ({p:?}, {q:?})",
-            w[0],
-            w[1]
-        );
-    }
 }
 
 const AXES: [SweepAxis; 3] = [SweepAxis::X, SweepAxis::Y, SweepAxis::Z];
