@@ -7,6 +7,7 @@ use super::sweep::window_scan;
 use crate::Aabbs;
 use crate::kernel::{Batch, run_batch};
 use crate::lanes::Lanes;
+use crate::round::f32_at_most;
 
 /// Above this share of moved boxes an update recomputes everything (one in eight).
 const MOVED_SHARE_FOR_FULL: usize = 8;
@@ -138,8 +139,8 @@ impl SweepAndPrune {
 
     /// Every pair with at least one moved box, ascending: each moved box against the boxes whose
     /// min x lies in `[its min x - widest, its max x]` (any box overlapping it on x starts
-    /// there), `widest` the largest x extent of any box. `is_moved[i]`: whether box `i` is in
-    /// `moved`.
+    /// there), `widest` the largest x extent of any box, rounded up. `is_moved[i]`: whether box
+    /// `i` is in `moved`.
     fn moved_pairs(
         &self,
         set: &SortedBoxes,
@@ -147,7 +148,13 @@ impl SweepAndPrune {
         moved: &[u32],
         is_moved: &[bool],
     ) -> Vec<(u32, u32)> {
-        let widest = rows.iter().map(|r| r[3] - r[0]).fold(0.0f32, f32::max);
+        // In f64 and rounded up: an f32 difference rounds to nearest, and a box whose extent
+        // rounded down would start before the window (a box from -0.03 to 1e6 is 1e6 wide in
+        // f32, and a box moved to touch it at 1e6 would miss it).
+        let widest = rows
+            .iter()
+            .map(|r| (f64::from(r[3]) - f64::from(r[0])).next_up())
+            .fold(0.0f64, f64::max);
         let mut out = Vec::new();
         let mut batch = Window {
             set,
@@ -172,7 +179,8 @@ struct Window<'a, F: FnMut(u32, u32)> {
     set: &'a SortedBoxes,
     rows: &'a [Row],
     moved: &'a [u32],
-    widest: f32,
+    /// The largest x extent of any box, at least.
+    widest: f64,
     pair: F,
 }
 
@@ -182,8 +190,9 @@ impl<F: FnMut(u32, u32)> Batch for Window<'_, F> {
         let set = self.set;
         for &m in self.moved {
             let q = self.rows[m as usize];
-            // Rounding down keeps every box whose min x is at least `q.min_x - widest` in reals.
-            let lo_x = (q[0] - self.widest).next_down();
+            // Rounding down (the f64 difference, then to f32) keeps every box whose min x is at
+            // least `q.min_x - widest` in reals.
+            let lo_x = f32_at_most((f64::from(q[0]) - self.widest).next_down());
             let lo = set.partition(|x| x < lo_x);
             let hi = set.partition(|x| x <= q[3]);
             let pair = &mut self.pair;
@@ -260,6 +269,7 @@ fn difference(a: &[(u32, u32)], b: &[(u32, u32)]) -> Vec<(u32, u32)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::broadphase::SweepAxis;
     use crate::{Aabb, Backend};
 
     #[test]
@@ -328,6 +338,37 @@ mod tests {
                     "{backend:?} frame {frame}"
                 );
                 prev = want;
+            }
+        }
+    }
+
+    /// A box whose extent along the sweep axis rounds down in f32 (`-0.03 .. 1e6` is `1e6`
+    /// wide in f32): a box moved to touch its far end is in its window all the same.
+    #[test]
+    fn a_box_whose_extent_rounds_down_is_found_by_a_moved_box() {
+        for &backend in Backend::available() {
+            for (axis, a) in [(SweepAxis::X, 0), (SweepAxis::Y, 1), (SweepAxis::Z, 2)] {
+                for (lo, hi) in [(-0.03f32, 1.0e6f32), (-1e-30, 1.0), (-3.0, 3.0e38)] {
+                    // Small boxes far apart on another axis, the wide one, and a mover.
+                    let on = |min_a: f32, max_a: f32, other: f32| {
+                        let (mut min, mut max) = ([other; 3], [other + 1.0; 3]);
+                        min[a] = min_a;
+                        max[a] = max_a;
+                        Aabb::new(min, max)
+                    };
+                    let mut boxes: Vec<Aabb> = (0..16)
+                        .map(|i| on(0.0, 1.0, 10.0 * i as f32 + 100.0))
+                        .collect();
+                    boxes[0] = on(lo, hi, 0.0);
+                    boxes[1] = on(-9.0, -8.0, 0.0);
+                    let sweep = Sweep::new().with_backend(backend).unwrap().with_axis(axis);
+                    let mut sap = SweepAndPrune::new(sweep);
+                    assert_eq!(sap.update(&Aabbs::from_slice(&boxes).unwrap()), []);
+                    // One box of sixteen moves: an incremental update.
+                    boxes[1] = on(hi, hi, 0.0);
+                    let got = sap.update(&Aabbs::from_slice(&boxes).unwrap());
+                    assert_eq!(got, [(0, 1)], "{backend:?} {axis:?} {lo} {hi}");
+                }
             }
         }
     }
