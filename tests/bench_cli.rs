@@ -203,7 +203,10 @@ fn lights_table_matches_the_brute_force() {
     // The header says which rayon pool ran (pinned, or why not: pinning may be unavailable).
     assert!(out.contains("rayon workers: "), "{out}");
     assert!(
-        out.contains("checked: assign and assign_masks report exactly the brute force's pairs"),
+        out.contains(
+            "checked: assign, assign_masks and assign on from_cells report exactly the brute \
+             force's pairs"
+        ),
         "{out}"
     );
     assert!(!out.contains("MISMATCH"), "{out}");
@@ -217,9 +220,19 @@ fn lights_table_matches_the_brute_force() {
         .map(|l| fields(l).iter().map(|f| f.trim().to_owned()).collect())
         .filter(|r: &Vec<String>| r.len() == 7)
         .collect();
-    // 5 uniform rows, then brute force, Bevy-style port, bvlanes 1 and all threads and the
-    // machine ceiling per froxel scene.
-    assert_eq!(rows.len(), 5 + 2 * 5, "{out}");
+    // 7 uniform rows (brute force, assign, assign_masks and assign on from_cells on 1 and all
+    // threads), then brute force, Bevy-style port, bvlanes 1 and all threads and the machine
+    // ceiling per froxel scene.
+    assert_eq!(rows.len(), 7 + 2 * 5, "{out}");
+    let uniform: Vec<&Vec<String>> = rows
+        .iter()
+        .filter(|r| r[0].starts_with("uniform"))
+        .collect();
+    assert_eq!(uniform.len(), 7, "{out}");
+    assert!(
+        uniform.iter().any(|r| r[1].contains("from_cells")),
+        "{uniform:?}"
+    );
     for scene in ["many_lights", "indoor"] {
         let r: Vec<&Vec<String>> = rows.iter().filter(|r| r[0].starts_with(scene)).collect();
         assert_eq!(r.len(), 5, "{scene}");

@@ -174,7 +174,7 @@ fn degenerate_grids_and_light_sets() {
 #[test]
 fn from_cells_grids_equal_the_brute_force() {
     let mut rng = TestRng::named(3, "cells");
-    for n in [0usize, 1, 15, 16, 17, 100] {
+    for n in [0usize, 1, 15, 16, 17, 100, 2000] {
         let boxes: Vec<Aabb> = (0..n)
             .map(|_| {
                 let c = rng.near([0.0; 3], 10.0);
@@ -186,12 +186,85 @@ fn from_cells_grids_equal_the_brute_force() {
             })
             .collect();
         let grid = ClusterGrid::from_cells(Aabbs::from_slice(&boxes).unwrap());
-        // Enough lights at 100 cells that the assignment is split over tasks.
-        let count = if n == 100 { 1500 } else { 70 };
+        // Enough lights at 100 and 2000 cells (binned 4 x 4 and 16 x 16) that the assignment
+        // is split over tasks.
+        let count = if n >= 100 { 1500 } else { 70 };
         let lights = random_lights(&mut rng, count, Aabb::new([-10.0; 3], [10.0; 3]), 4.0);
         check(&grid, &lights, &format!("{n} cells"));
         assert_eq!(grid.dims(), None);
         assert_eq!(grid.cell_index([0, 0, 0]), None);
+    }
+}
+
+/// `from_cells` grids search each light's window of cells sorted along one axis: every cell
+/// count 0..=67 (tails of the 16-lane chunks), and per sort axis the cases at a window's edges.
+#[test]
+fn from_cells_windows_miss_nothing() {
+    let mut rng = TestRng::named(41, "windows");
+    for n in 0..=67usize {
+        let boxes: Vec<Aabb> = (0..n)
+            .map(|_| {
+                let c = rng.near([0.0; 3], 8.0);
+                let h = [0, 1, 2].map(|_| {
+                    if rng.chance(0.2) {
+                        0.0
+                    } else {
+                        rng.range(0.0, 2.0)
+                    }
+                });
+                Aabb::new(
+                    [0, 1, 2].map(|a| c[a] - h[a]),
+                    [0, 1, 2].map(|a| c[a] + h[a]),
+                )
+            })
+            .collect();
+        let grid = ClusterGrid::from_cells(Aabbs::from_slice(&boxes).unwrap());
+        let lights = random_lights(&mut rng, 24, Aabb::new([-8.0; 3], [8.0; 3]), 3.0);
+        check(&grid, &lights, &format!("{n} random cells"));
+    }
+    // Cells strung out along axis `a` (so the window runs along it), with one cell whose extent
+    // rounds down in f32 (-0.03 .. 1e6 is 1e6 wide), points, signed zeros, and cells at huge and
+    // tiny magnitudes; lights touching ends exactly, of zero, tiny and huge radius.
+    for a in 0..3 {
+        let at = |along: f32, other: [f32; 2]| {
+            let mut p = [0.0; 3];
+            p[a] = along;
+            p[(a + 1) % 3] = other[0];
+            p[(a + 2) % 3] = other[1];
+            p
+        };
+        let mut boxes = vec![
+            Aabb::new(at(-0.03, [0.0; 2]), at(1.0e6, [1.0; 2])),
+            Aabb::new(at(-0.0, [0.0; 2]), at(0.0, [1.0; 2])),
+            Aabb::new(at(0.0, [0.0; 2]), at(-0.0, [0.0; 2])),
+            Aabb::new(at(1.0e6, [2.0; 2]), at(1.0e6, [2.0; 2])),
+            Aabb::new(at(-3e38, [0.0; 2]), at(-2e38, [1.0; 2])),
+            Aabb::new(at(2e38, [-1e-30; 2]), at(3e38, [1e-30; 2])),
+            Aabb::new(at(1e-38, [0.0; 2]), at(2e-38, [1e-38; 2])),
+        ];
+        for i in 0..40 {
+            let x = i as f32 * 25_000.0;
+            boxes.push(Aabb::new(at(x, [0.0; 2]), at(x + 1.0, [1.0; 2])));
+        }
+        let grid = ClusterGrid::from_cells(Aabbs::from_slice(&boxes).unwrap());
+        let mut lights = Vec::new();
+        for r in [0.0, 1e-30, 0.5, 1e6, Sphere::MAX_RADIUS] {
+            for along in [
+                1.0e6, -0.03, 0.0, -0.0, 1e-38, 2e-38, -2e38, 2e38, 3e38, 24_999.5,
+            ] {
+                lights.push(Sphere::new(at(along, [0.5; 2]), r));
+                lights.push(Sphere::new(at(along + r, [0.5; 2]), r));
+                lights.push(Sphere::new(at(along - r, [0.5; 2]), r));
+                lights.push(Sphere::new(at(along, [1.0 + r; 2]), r));
+            }
+        }
+        // Enough copies that the assignment is split over tasks.
+        let once = lights.clone();
+        while lights.len() < 600 {
+            lights.extend_from_slice(&once);
+        }
+        let lights = Spheres::from_slice(&lights).unwrap();
+        check(&grid, &lights, &format!("cells along axis {a}"));
     }
 }
 

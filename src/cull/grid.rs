@@ -1,5 +1,6 @@
 //! [`ClusterGrid`]: the cells lights are assigned to, and the assignment itself.
 
+use super::cells::SortedCells;
 use super::froxel::{FIRST_SLICE_DEPTH, Froxels, LightRuns, Scratch};
 use super::output::{LightLists, LightMasks, RunSink};
 use super::split::{CellSplit, CollectRuns};
@@ -21,8 +22,9 @@ pub enum CellOrder {
 ///
 /// * [`ClusterGrid::uniform`]: `dims` equal boxes tiling a bounding box; lights are assigned by
 ///   walking only the cells near each light (its candidate range per axis), not every cell.
-/// * [`ClusterGrid::from_cells`]: any boxes; each light runs the batched sphere query over all
-///   cells.
+/// * [`ClusterGrid::from_cells`]: any boxes, binned once along two axes; each light runs the
+///   batched sphere query over the few stretches of cells that can reach it (on the uniform
+///   bench scene's 32,768 cells, about 630 tests per light instead of 32,768).
 /// * [`ClusterGrid::froxels`]: a perspective camera's view volume cut into froxels, cells between
 ///   four side planes through the eye and two depth planes; lights are tested against the froxel
 ///   itself (not its box), exactly up to a tiny documented slack.
@@ -46,7 +48,7 @@ enum Kind {
         dims: [u32; 3],
         bounds: [Vec<f32>; 3],
     },
-    Cells(Aabbs),
+    Cells(SortedCells),
     Froxels(Froxels),
 }
 
@@ -169,7 +171,7 @@ impl ClusterGrid {
     #[must_use]
     pub fn from_cells(cells: Aabbs) -> ClusterGrid {
         ClusterGrid {
-            kind: Kind::Cells(cells),
+            kind: Kind::Cells(SortedCells::new(cells)),
             order: CellOrder::default(),
             backend: Backend::detect(),
             threads: default_threads(),
@@ -222,7 +224,7 @@ impl ClusterGrid {
     pub fn len(&self) -> usize {
         match &self.kind {
             Kind::Uniform { dims, .. } => dims.iter().map(|&d| d as usize).product(),
-            Kind::Cells(c) => c.len(),
+            Kind::Cells(c) => c.cells.len(),
             Kind::Froxels(f) => f.dims.iter().map(|&d| d as usize).product(),
         }
     }
@@ -277,7 +279,7 @@ impl ClusterGrid {
             return None;
         }
         match &self.kind {
-            Kind::Cells(c) => c.get(index),
+            Kind::Cells(c) => c.cells.get(index),
             Kind::Froxels(f) => Some(f.cell_box(self.coords(f.dims, index))),
             Kind::Uniform { dims, bounds } => {
                 let [x, y, z] = self.coords(*dims, index);
@@ -294,7 +296,7 @@ impl ClusterGrid {
     #[must_use]
     pub fn cells(&self) -> Aabbs {
         match &self.kind {
-            Kind::Cells(c) => c.clone(),
+            Kind::Cells(c) => c.cells.clone(),
             Kind::Uniform { .. } | Kind::Froxels(_) => {
                 let boxes: Vec<Aabb> = (0..self.len())
                     .map(|i| self.cell(i).expect("index below len"))
@@ -406,7 +408,6 @@ impl ClusterGrid {
     ) {
         let lanes = Chunk::LANES;
         let which = range.start * lanes..(range.end * lanes).min(lights.len());
-        let lights_of = which.map(|l| (l, lights.get(l).expect("light index below len")));
         match &self.kind {
             Kind::Froxels(f) => {
                 let d = f.dims;
@@ -418,23 +419,11 @@ impl ClusterGrid {
                 };
                 f.assign_chunks(lights, range, self.backend, &mut scratch, &mut out);
             }
-            Kind::Cells(cells) => {
-                // Single cells, from the batched query over all cells.
-                let pinned = cells
-                    .with_backend(self.backend)
-                    .expect("the grid's backend was checked");
-                let mut out = Vec::new();
-                for (l, light) in lights_of {
-                    out.clear();
-                    pinned.extend_hits(&light, &mut out);
-                    for &c in &out {
-                        runs.push(c, 1, l as u32);
-                    }
-                }
-            }
+            Kind::Cells(cells) => cells.collect(lights, which, self.backend, runs),
             Kind::Uniform { dims, bounds } => {
                 let mut e2: [Vec<f32>; 3] = Default::default();
-                for (l, light) in lights_of {
+                for l in which {
+                    let light = lights.get(l).expect("light index below len");
                     let r2 = light.radius * light.radius;
                     let mut first = [0u32; 3];
                     for a in 0..3 {

@@ -26,6 +26,7 @@
 //! four planes through the eye and two depth planes, depth slices exponential after a first one,
 //! as Bevy's) are tested against the froxels themselves, exactly up to a tiny documented slack.
 
+mod cells;
 mod froxel;
 mod grid;
 mod output;

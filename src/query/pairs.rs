@@ -188,13 +188,13 @@ fn aabbs_vs_obb<'a>(c: &'a Aabbs, q: &Obb) -> AabbsVsObb<'a> {
 /// The conservative sphere box: outward-rounded, widened by `2^-20 r + 2^-74` so it also holds
 /// every hit of the exact f32 test (whose rounding can accept distances up to `r (1 + 3.5 * 2^-24)`
 /// plus an underflow term below `2^-74`).
-fn widened_sphere_box(s: &Sphere) -> Aabb {
+pub(crate) fn widened_sphere_box(s: &Sphere) -> Aabb {
     Aabb::from_sphere(&Sphere::new(s.center, widened_radius(s.radius)))
 }
 
 /// `(false, r * r)`, or, when that overflows (radius `2^64` and up), `(true, (r * 2^-66)^2)`: the
 /// scaled kernel variant multiplies every length by `2^-66` too.
-fn squared_radius(r: f32) -> (bool, f32) {
+pub(crate) fn squared_radius(r: f32) -> (bool, f32) {
     if (r * r).is_finite() {
         (false, r * r)
     } else {

@@ -1,0 +1,295 @@
+//! Grids of arbitrary cells ([`ClusterGrid::from_cells`](super::ClusterGrid::from_cells)): the
+//! cells binned once along two axes, so that each light runs the batched sphere-box kernel over
+//! the few stretches of cells that can reach it instead of over every cell.
+
+use super::output::RunSink;
+use crate::kernel::{AabbsVsSphere, Batch, Sink, drive_generic, run_batch};
+use crate::lanes::Lanes;
+use crate::query::{squared_radius, widened_sphere_box};
+use crate::soa::Chunk;
+use crate::{Aabb, Aabbs, Backend, Spheres};
+
+/// The cells of a [`from_cells`](super::ClusterGrid::from_cells) grid, as given and binned.
+///
+/// The cells are binned by their min along two axes (a grid of bins over the mins' range), and
+/// sorted by bin: each bin's cells are contiguous, and so are a row of bins along the second
+/// axis. A light can only meet cells whose min along each of the two axes lies within
+/// `[lo - widest, hi]`, `[lo, hi]` the light's conservative box along it and `widest` the
+/// largest extent of a cell along it; so its candidates are one contiguous stretch per bin row
+/// it reaches, and the exact kernel runs over those stretches only.
+#[derive(Clone, Debug)]
+pub(super) struct SortedCells {
+    /// The cells as given (cell `i` is `cells[i]`).
+    pub(super) cells: Aabbs,
+    /// The cells in bin order (ties by index).
+    sorted: Aabbs,
+    /// Sorted position to cell index.
+    perm: Vec<u32>,
+    /// The two binned axes (0, 1, 2: x, y, z), and their bins.
+    bins: [Bins; 2],
+    /// Bin `(i, j)`'s cells are `starts[i * n1 + j] .. starts[i * n1 + j + 1]` of `sorted`.
+    starts: Vec<u32>,
+}
+
+/// The bins of one axis: bin `floor((v - origin) * scale)`, clamped to `0 .. n`, holds the cells
+/// whose min `v` falls in it (a non-decreasing function of `v`, the same for cells and lights).
+#[derive(Clone, Copy, Debug)]
+struct Bins {
+    axis: usize,
+    origin: f64,
+    scale: f64,
+    n: usize,
+    /// The largest extent of a cell along the axis, rounded up.
+    widest: f64,
+}
+
+impl Bins {
+    /// The bin of min `v`.
+    #[inline]
+    fn of(&self, v: f64) -> usize {
+        // `as i64` saturates (and truncates towards zero: the floor for the values kept).
+        ((v - self.origin) * self.scale)
+            .max(0.0)
+            .min((self.n - 1) as f64) as i64 as usize
+    }
+
+    /// The bins holding every cell that can reach `[lo, hi]` along the axis: min in
+    /// `[lo - widest, hi]`.
+    #[inline]
+    fn reach(&self, lo: f32, hi: f32) -> core::ops::RangeInclusive<usize> {
+        // Rounded down: never past `lo - widest` in reals.
+        self.of((f64::from(lo) - self.widest).next_down())..=self.of(f64::from(hi))
+    }
+}
+
+impl SortedCells {
+    /// Bins `cells` along the two axes where their extents are smallest against the spread of
+    /// their mins (the windows there hold the fewest cells), at most about one bin per 8 cells
+    /// and no bin much narrower than the widest cell.
+    pub(super) fn new(cells: Aabbs) -> SortedCells {
+        let boxes: Vec<Aabb> = cells.iter().collect();
+        let axis = |a: usize| {
+            // In f64 and rounded up: an f32 difference rounds to nearest, and a cell whose
+            // extent rounded down could start before a window that it reaches.
+            let widest = boxes
+                .iter()
+                .map(|b| (f64::from(b.max[a]) - f64::from(b.min[a])).next_up())
+                .fold(0.0f64, f64::max);
+            let (lo, hi) = boxes
+                .iter()
+                .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), b| {
+                    let m = f64::from(b.min[a]);
+                    (lo.min(m), hi.max(m))
+                });
+            (widest, lo, hi - lo)
+        };
+        let stats = [axis(0), axis(1), axis(2)];
+        let ratio = |a: usize| {
+            let (widest, _, spread) = stats[a];
+            if spread > 0.0 {
+                widest / spread
+            } else {
+                f64::INFINITY
+            }
+        };
+        // The two axes with the smallest ratios, x before y before z on ties.
+        let mut order = [0, 1, 2];
+        order.sort_by(|&a, &b| ratio(a).total_cmp(&ratio(b)));
+        let per_axis = ((boxes.len() / 8) as f64).sqrt().ceil().max(1.0);
+        let bins = [order[0], order[1]].map(|a| {
+            let (widest, origin, spread) = stats[a];
+            // Bins about as wide as the widest cell, at most `per_axis` of them.
+            let n = if spread > 0.0 {
+                (spread / widest.max(spread / per_axis))
+                    .floor()
+                    .clamp(1.0, per_axis)
+            } else {
+                1.0
+            };
+            Bins {
+                axis: a,
+                origin,
+                scale: if spread > 0.0 { n / spread } else { 0.0 },
+                n: n as usize,
+                widest,
+            }
+        });
+        let n1 = bins[1].n;
+        let bin_of = |b: &Aabb| {
+            let [b0, b1] = bins.map(|bins| bins.of(f64::from(b.min[bins.axis])));
+            b0 * n1 + b1
+        };
+        // A counting sort by bin: stable, so ties keep index order.
+        let mut starts = vec![0u32; bins[0].n * n1 + 1];
+        for b in &boxes {
+            starts[bin_of(b) + 1] += 1;
+        }
+        for i in 1..starts.len() {
+            starts[i] += starts[i - 1];
+        }
+        let mut next = starts.clone();
+        let mut perm = vec![0u32; boxes.len()];
+        for (i, b) in boxes.iter().enumerate() {
+            let at = &mut next[bin_of(b)];
+            perm[*at as usize] = i as u32;
+            *at += 1;
+        }
+        let sorted: Vec<Aabb> = perm.iter().map(|&i| boxes[i as usize]).collect();
+        SortedCells {
+            sorted: Aabbs::from_slice(&sorted).expect("the cells of a valid container"),
+            perm,
+            bins,
+            starts,
+            cells,
+        }
+    }
+
+    /// Pushes `(cell, 1, light)` to `runs` for every cell each light of `lights[which]` meets
+    /// (by the crate's exact sphere-box test), lights ascending, on `backend`.
+    pub(super) fn collect(
+        &self,
+        lights: &Spheres,
+        which: core::ops::Range<usize>,
+        backend: Backend,
+        runs: &mut impl RunSink,
+    ) {
+        let mut batch = Windows {
+            cells: self,
+            lights,
+            which,
+            runs,
+        };
+        run_batch(backend, &mut batch);
+    }
+}
+
+/// [`SortedCells::collect`] as one batch: one `#[target_feature]` crossing per task.
+struct Windows<'a, R> {
+    cells: &'a SortedCells,
+    lights: &'a Spheres,
+    which: core::ops::Range<usize>,
+    runs: &'a mut R,
+}
+
+impl<R: RunSink> Batch for Windows<'_, R> {
+    #[inline(always)]
+    fn run<V: Lanes>(&mut self) {
+        let cells = self.cells;
+        let all = cells.sorted.view();
+        let [b0, b1] = cells.bins;
+        for l in self.which.clone() {
+            let light = self.lights.get(l).expect("light index below len");
+            // `Conservative(sphere)`'s box: it never misses a cell the exact test accepts.
+            let b = widened_sphere_box(&light);
+            let (scaled, r2) = squared_radius(light.radius);
+            let rows = b0.reach(b.min[b0.axis], b.max[b0.axis]);
+            let cols = b1.reach(b.min[b1.axis], b.max[b1.axis]);
+            for i in rows {
+                // The row's bins `cols` are one stretch of sorted positions.
+                let (first, end) = (
+                    cells.starts[i * b1.n + cols.start()] as usize,
+                    cells.starts[i * b1.n + cols.end() + 1] as usize,
+                );
+                if first >= end {
+                    continue;
+                }
+                let chunks = first / Chunk::LANES..end.div_ceil(Chunk::LANES);
+                let sink = ToCells {
+                    perm: &cells.perm,
+                    offset: chunks.start * Chunk::LANES,
+                    keep: first..end,
+                    light: l as u32,
+                    runs: &mut *self.runs,
+                };
+                // `Sphere`'s bind on `Aabbs`, on the stretch's chunks only.
+                let (cols, center) = (all.chunks(chunks), light.center);
+                if scaled {
+                    let k = AabbsVsSphere::<true> { cols, center, r2 };
+                    let _ = drive_generic::<V, _, _>(&k, sink);
+                } else {
+                    let k = AabbsVsSphere::<false> { cols, center, r2 };
+                    let _ = drive_generic::<V, _, _>(&k, sink);
+                }
+            }
+        }
+    }
+}
+
+/// The kernel's hits in a window, as cell indices, into the runs.
+struct ToCells<'a, R> {
+    perm: &'a [u32],
+    /// The sorted position of the window's first lane.
+    offset: usize,
+    /// The stretch's sorted positions: the lanes of its first and last chunk outside it belong
+    /// to other stretches (or none of this light's).
+    keep: core::ops::Range<usize>,
+    light: u32,
+    runs: &'a mut R,
+}
+
+impl<R: RunSink> Sink for ToCells<'_, R> {
+    #[inline(always)]
+    fn push<V: Lanes>(&mut self, base: u32, mut bits: u32) -> bool {
+        while bits != 0 {
+            let i = self.offset + base as usize + bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            if self.keep.contains(&i) {
+                self.runs.push(self.perm[i], 1, self.light);
+            }
+        }
+        false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cells(boxes: &[Aabb]) -> SortedCells {
+        SortedCells::new(Aabbs::from_slice(boxes).unwrap())
+    }
+
+    /// The binned axes are the two along which the cells are small against their spread, and
+    /// every cell sits in the bin of its mins, in index order within a bin.
+    #[test]
+    fn bins_follow_the_spread_and_hold_every_cell_once() {
+        // A 40 x 10 sheet of unit cells in the (z, y) plane, all at x 0..5.
+        let mut boxes = Vec::new();
+        for z in 0..40 {
+            for y in 0..10 {
+                let (y, z) = (y as f32, z as f32);
+                boxes.push(Aabb::new([0.0, y, z], [5.0, y + 1.0, z + 1.0]));
+            }
+        }
+        let s = cells(&boxes);
+        assert_eq!(s.bins.map(|b| b.axis), [2, 1]);
+        // At most one bin per 8 cells (ceil(sqrt(400 / 8)) = 8 per axis), none narrower than a
+        // cell.
+        assert_eq!(s.bins.map(|b| b.n), [8, 8]);
+        let mut seen = vec![false; boxes.len()];
+        let n1 = s.bins[1].n;
+        for bin in 0..s.starts.len() - 1 {
+            let stretch = s.starts[bin] as usize..s.starts[bin + 1] as usize;
+            let ids = &s.perm[stretch.clone()];
+            assert!(
+                ids.windows(2).all(|w| w[0] < w[1]),
+                "bin {bin}: index order"
+            );
+            for (&i, at) in ids.iter().zip(stretch) {
+                let b = boxes[i as usize];
+                let want = s.bins.map(|bins| bins.of(f64::from(b.min[bins.axis])));
+                assert_eq!(want[0] * n1 + want[1], bin);
+                assert_eq!(s.sorted.get(at), Some(b));
+                assert!(!seen[i as usize]);
+                seen[i as usize] = true;
+            }
+        }
+        assert!(seen.iter().all(|&s| s));
+        // No spread at all: one bin.
+        let s = cells(&[Aabb::new([1.0; 3], [2.0; 3]); 20]);
+        assert_eq!(s.bins.map(|b| b.n), [1, 1]);
+        assert_eq!(s.starts, [0, 20]);
+        let s = cells(&[]);
+        assert_eq!(s.starts, [0, 0]);
+    }
+}
