@@ -1,12 +1,15 @@
-//! Criterion benchmarks of light assignment to froxels (issue 5), on the two froxel scenes of
-//! `common::light_scenes`: Bevy's `many_lights` (100,000 lights, 17 x 9 x 24 froxels) and an
-//! indoor room (4,096 lights, 16 x 9 x 24 froxels).
+//! Criterion benchmarks of light assignment (issue 5), on the scenes of `common::light_scenes`:
+//! Bevy's `many_lights` (100,000 lights, 17 x 9 x 24 froxels), an indoor room (4,096 lights,
+//! 16 x 9 x 24 froxels) and a uniform 32^3 box grid (10,000 lights).
 //!
-//! Ids read as `lights/<scene>/<row>`: `bvlanes_1_thread` and `bvlanes_all_threads` (every core
-//! of rayon's pool) run `ClusterGrid::assign_into`, the exact froxel assignment into reused CSR lists;
-//! `bevy_port` is the Bevy-style port of `common::bevy_clusters` (1 thread, CSR lists). Every
-//! iteration assigns every light of the scene; the throughput (`Throughput::Elements`) is lights
-//! per second.
+//! Ids read as `lights/<scene>/<row>`. Froxel scenes: `bvlanes_1_thread` and
+//! `bvlanes_all_threads` (every core of rayon's pool) run `ClusterGrid::assign_into`, the exact
+//! froxel assignment into reused CSR lists; `bevy_port` is the Bevy-style port of
+//! `common::bevy_clusters` (1 thread, CSR lists). `lights/box_cells`: the uniform scene's cells
+//! as a `uniform` grid (`uniform_grid_1_thread`), as arbitrary boxes (`from_cells_1_thread`: the
+//! binned search), and every light against every cell (`every_cell_1_thread`: the batched SIMD
+//! query, as `from_cells` grids ran before). Every iteration assigns every light of the scene;
+//! the throughput (`Throughput::Elements`) is lights per second.
 //!
 //! ```text
 //! cargo bench --bench lights
@@ -23,9 +26,12 @@
 
 mod common;
 
-use bvlanes::cull::LightLists;
+use bvlanes::cull::{ClusterGrid, LightLists};
 use common::bevy_clusters::BevyClusters;
-use common::light_scenes::{FroxelScene, INDOOR_LIGHTS, MANY_LIGHTS, indoor, many_lights};
+use common::light_scenes::{
+    FroxelScene, INDOOR_LIGHTS, MANY_LIGHTS, UNIFORM_LIGHTS, indoor, many_lights, uniform_grid,
+    uniform_lights,
+};
 use common::pin::pin_global_pool;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
@@ -88,9 +94,41 @@ fn indoor_scene(c: &mut Criterion) {
     scene(c, &indoor(INDOOR_LIGHTS));
 }
 
+/// The uniform scene's cells three ways, on one thread: the uniform grid's walk, the same cells
+/// as arbitrary boxes, and every light against every cell.
+fn box_cells(c: &mut Criterion) {
+    pin_once();
+    let lights = &uniform_lights(UNIFORM_LIGHTS);
+    let grid = uniform_grid().with_threads(1);
+    let cells = grid.cells();
+    let boxes = ClusterGrid::from_cells(cells.clone()).with_threads(1);
+    let mut g = c.benchmark_group("lights/box_cells");
+    g.sample_size(10)
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(2))
+        .throughput(Throughput::Elements(lights.len() as u64));
+    let mut out = LightLists::new();
+    g.bench_function("uniform_grid_1_thread", |b| {
+        b.iter(|| grid.assign_into(black_box(lights), &mut out))
+    });
+    g.bench_function("from_cells_1_thread", |b| {
+        b.iter(|| boxes.assign_into(black_box(lights), &mut out))
+    });
+    let mut hits = Vec::new();
+    g.bench_function("every_cell_1_thread", |b| {
+        b.iter(|| {
+            for light in black_box(lights).iter() {
+                hits.clear();
+                cells.extend_hits(&light, &mut hits);
+            }
+        })
+    });
+    g.finish();
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default().without_plots();
-    targets = many_lights_scene, indoor_scene
+    targets = many_lights_scene, indoor_scene, box_cells
 }
 criterion_main!(benches);

@@ -1,15 +1,18 @@
-//! The two froxel scenes of issue 5 (light culling), shared by the `lights` criterion benchmark
-//! and `bvlanes-bench --table lights`: a camera (the parameters of
+//! The three scenes of issue 5 (light culling), shared by the `lights` criterion benchmark and
+//! `bvlanes-bench --table lights`. The two froxel scenes are a camera (the parameters of
 //! [`ClusterGrid::froxels`](bvlanes::cull::ClusterGrid::froxels)) and its lights in view space
-//! (right-handed, the eye at the origin looking down `-z`).
+//! (right-handed, the eye at the origin looking down `-z`):
 //!
 //! * [`many_lights`]: Bevy's `many_lights` example — 100,000 lights of range 0.3 on a radius-50
 //!   Fibonacci sphere around the camera, 17 x 9 x 24 froxels.
 //! * [`indoor`]: 4,096 lights of radius 1-5 m in a 50 x 20 x 50 m room in front of the camera,
 //!   16 x 9 x 24 froxels.
+//!
+//! The third is a box grid: [`uniform_grid`], 32^3 unit cells, and [`uniform_lights`], 10,000
+//! lights of radius 0.5-2 uniform in it.
 
 use bvlanes::cull::ClusterGrid;
-use bvlanes::{Sphere, Spheres};
+use bvlanes::{Aabb, Sphere, Spheres};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rand_xoshiro::rand_core::{Rng, SeedableRng};
 
@@ -129,8 +132,32 @@ pub fn indoor(n: usize) -> FroxelScene {
     }
 }
 
+/// Lights in the uniform scene by default.
+pub const UNIFORM_LIGHTS: usize = 10_000;
+
+/// Scene 3 of issue 5: a 32^3 grid of unit cells over `[0, 32]^3` (every thread of rayon's
+/// pool).
+///
+/// # Panics
+/// Never: the grid is valid.
+pub fn uniform_grid() -> ClusterGrid {
+    ClusterGrid::uniform(Aabb::new([0.0; 3], [32.0; 3]), [32, 32, 32]).expect("a valid grid")
+}
+
+/// The uniform scene's lights: `n` lights of radius 0.5-2 uniform in `[0, 32]^3` (fixed seed).
+pub fn uniform_lights(n: usize) -> Spheres {
+    let mut r = rng(0x11_6475, 0);
+    let lights: Vec<Sphere> = (0..n)
+        .map(|_| {
+            let c = [0; 3].map(|_| uniform(&mut r, 0.0, 32.0));
+            Sphere::new(c, uniform(&mut r, 0.5, 2.0))
+        })
+        .collect();
+    Spheres::from_slice(&lights).expect("valid lights")
+}
+
 /// The generator of stream `stream`, set `set`: the same sequence as `bvlanes-bench`'s
-/// `data::rng` (so the indoor scene is the one its tables always used).
+/// `data::rng` (so the scenes are the ones its tables always used).
 fn rng(stream: u64, set: u64) -> Xoshiro256PlusPlus {
     const SEED: u64 = 0x6276_6c61_6e65_732d; // "bvlanes-"
     let mix = stream.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ set.wrapping_mul(0xC2B2_AE3D_27D4_EB4F);

@@ -15,32 +15,23 @@
 
 use crate::Ctx;
 use crate::common::bevy_clusters::BevyClusters;
-use crate::common::light_scenes::{FroxelScene, INDOOR_LIGHTS, MANY_LIGHTS, indoor, many_lights};
-use crate::data::{rng, uniform};
+use crate::common::light_scenes::{
+    FroxelScene, INDOOR_LIGHTS, MANY_LIGHTS, UNIFORM_LIGHTS, indoor, many_lights, uniform_grid,
+    uniform_lights,
+};
 use crate::report::{Cell, Table, Target, sig3};
 use crate::sampler::{Variant, find, measure, ratio};
 use bvlanes::cull::{ClusterGrid, LightLists, LightMasks};
-use bvlanes::{Aabb, Aabbs, Sphere, Spheres};
+use bvlanes::{Aabbs, Sphere, Spheres};
 use std::hint::black_box;
-
-/// Lights in the uniform scene by default.
-const DEFAULT_LIGHTS: usize = 10_000;
 
 /// The lights table: the uniform scene, then the two froxel scenes; targets into `targets`.
 pub fn run(ctx: &Ctx<'_>, targets: &mut Vec<Target>) -> Vec<Table> {
-    let n = ctx.n.unwrap_or(DEFAULT_LIGHTS);
+    let n = ctx.n.unwrap_or(UNIFORM_LIGHTS);
     ctx.progress
         .note(&format!("lights: uniform 32^3 grid, {n} lights"));
-    let grid =
-        ClusterGrid::uniform(Aabb::new([0.0; 3], [32.0; 3]), [32, 32, 32]).expect("a valid grid");
-    let mut r = rng(0x11_6475, 0);
-    let lights: Vec<Sphere> = (0..n)
-        .map(|_| {
-            let c = [0; 3].map(|_| uniform(&mut r, 0.0, 32.0));
-            Sphere::new(c, uniform(&mut r, 0.5, 2.0))
-        })
-        .collect();
-    let lights = Spheres::from_slice(&lights).expect("valid lights");
+    let grid = uniform_grid();
+    let lights = uniform_lights(n);
     let cells = grid.cells();
 
     // Every output must equal the brute force.
