@@ -3,9 +3,9 @@
 //! the few stretches of cells that can reach it instead of over every cell.
 
 use super::output::RunSink;
-use crate::kernel::{AabbsVsSphere, Batch, Sink, drive_generic, run_batch};
+use crate::kernel::{Batch, Sink, run_batch};
 use crate::lanes::Lanes;
-use crate::query::{squared_radius, widened_sphere_box};
+use crate::query::{aabbs_vs_sphere, widened_sphere_box};
 use crate::soa::Chunk;
 use crate::{Aabb, Aabbs, Backend, Spheres};
 
@@ -181,7 +181,6 @@ impl<R: RunSink> Batch for Windows<'_, R> {
             let light = self.lights.get(l).expect("light index below len");
             // `Conservative(sphere)`'s box: it never misses a cell the exact test accepts.
             let b = widened_sphere_box(&light);
-            let (scaled, r2) = squared_radius(light.radius);
             let rows = b0.reach(b.min[b0.axis], b.max[b0.axis]);
             let cols = b1.reach(b.min[b1.axis], b.max[b1.axis]);
             for i in rows {
@@ -201,15 +200,8 @@ impl<R: RunSink> Batch for Windows<'_, R> {
                     light: l as u32,
                     runs: &mut *self.runs,
                 };
-                // `Sphere`'s bind on `Aabbs`, on the stretch's chunks only.
-                let (cols, center) = (all.chunks(chunks), light.center);
-                if scaled {
-                    let k = AabbsVsSphere::<true> { cols, center, r2 };
-                    let _ = drive_generic::<V, _, _>(&k, sink);
-                } else {
-                    let k = AabbsVsSphere::<false> { cols, center, r2 };
-                    let _ = drive_generic::<V, _, _>(&k, sink);
-                }
+                // `Sphere`'s kernel on `Aabbs`, on the stretch's chunks only.
+                let _ = aabbs_vs_sphere(all.chunks(chunks), &light).drive::<V, _>(sink);
             }
         }
     }

@@ -305,6 +305,18 @@ pub enum Either<A, B> {
     Rare(B),
 }
 
+impl<A: Kernel, B: Kernel> Either<A, B> {
+    /// [`drive_generic`] on whichever kernel this is, with `V` lanes: for work already inside a
+    /// tier (a [`Batch`]), where [`Prepared::run`] would dispatch again.
+    #[inline(always)]
+    pub(crate) fn drive<V: Lanes, S: Sink>(&self, sink: S) -> S {
+        match self {
+            Either::Common(k) => drive_generic::<V, A, S>(k, sink),
+            Either::Rare(k) => drive_generic::<V, B, S>(k, sink),
+        }
+    }
+}
+
 impl<A: Kernel, B: Kernel> Prepared for Either<A, B> {
     #[inline]
     fn run<S: Sink>(&self, backend: Backend, sink: S) -> S {

@@ -29,10 +29,10 @@ use super::sink::Count;
 use super::{Conservative, Query};
 use crate::kernel::{
     AABB_QUERY_SCALE, AabbsStagePrefix, AabbsVsBox, AabbsVsBoxMinMax, AabbsVsBoxSevenSided,
-    AabbsVsBoxXyz, AabbsVsFrustum, AabbsVsObb, AabbsVsSphere, BoxKernel, Either, HUGE_RADIUS_SCALE,
-    MARGIN_FLOOR, OBB_QUERY_SCALE, ObbsVsObb, ObbsVsSphere, ObbsVsSphereConservative,
-    OctahedraVsOctahedron, PREFETCH_MIN_LEN, PlaneConstants, SpheresVsBox, SpheresVsFrustum,
-    SpheresVsSphere, TetsAbove, TetsBelow,
+    AabbsVsBoxXyz, AabbsVsFrustum, AabbsVsObb, AabbsVsSphere, BoxKernel, Cols, Either,
+    HUGE_RADIUS_SCALE, MARGIN_FLOOR, OBB_QUERY_SCALE, ObbsVsObb, ObbsVsSphere,
+    ObbsVsSphereConservative, OctahedraVsOctahedron, PREFETCH_MIN_LEN, PlaneConstants,
+    SpheresVsBox, SpheresVsFrustum, SpheresVsSphere, TetsAbove, TetsBelow,
 };
 use crate::primitive::{all_finite, any_nan, project_down, project_up};
 use crate::round::{add_up, f32_at_least, mul_up, sum_down, sum_sign_extended, weighted_sum_up};
@@ -194,7 +194,7 @@ pub(crate) fn widened_sphere_box(s: &Sphere) -> Aabb {
 
 /// `(false, r * r)`, or, when that overflows (radius `2^64` and up), `(true, (r * 2^-66)^2)`: the
 /// scaled kernel variant multiplies every length by `2^-66` too.
-pub(crate) fn squared_radius(r: f32) -> (bool, f32) {
+fn squared_radius(r: f32) -> (bool, f32) {
     if (r * r).is_finite() {
         (false, r * r)
     } else {
@@ -307,17 +307,25 @@ impl Pinned<'_, Aabbs> {
     }
 }
 
+/// The exact sphere-box kernel of `s` (a screened sphere) over box columns `cols`: the scaled
+/// variant when the squared radius overflows.
+pub(crate) fn aabbs_vs_sphere<'a>(
+    cols: Cols<'a, 6>,
+    s: &Sphere,
+) -> Either<AabbsVsSphere<'a, false>, AabbsVsSphere<'a, true>> {
+    let (scaled, r2) = squared_radius(s.radius);
+    let center = s.center;
+    if scaled {
+        Either::Rare(AabbsVsSphere { cols, center, r2 })
+    } else {
+        Either::Common(AabbsVsSphere { cols, center, r2 })
+    }
+}
+
 impl Bind<Aabbs> for Sphere {
     type Kernel<'a> = Either<AabbsVsSphere<'a, false>, AabbsVsSphere<'a, true>>;
     fn bind<'a>(&self, c: &'a Aabbs) -> Option<Self::Kernel<'a>> {
-        let s = screen_sphere(self)?;
-        let (scaled, r2) = squared_radius(s.radius);
-        let (cols, center) = (c.view(), s.center);
-        Some(if scaled {
-            Either::Rare(AabbsVsSphere { cols, center, r2 })
-        } else {
-            Either::Common(AabbsVsSphere { cols, center, r2 })
-        })
+        Some(aabbs_vs_sphere(c.view(), &screen_sphere(self)?))
     }
 }
 
