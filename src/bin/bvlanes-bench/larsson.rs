@@ -9,7 +9,7 @@
 
 use crate::common::{Line, plain_sum_columns, to_columns};
 use crate::data::{rng, rotation, uniform};
-use crate::report::{Cell, Table, Target, sig3};
+use crate::report::{Cell, Table, Target, sig3, sig3_vs};
 use crate::sampler::{Variant, find, measure, ratio};
 use crate::svg::{Chart, Series};
 use crate::{Ctx, bvlanes_pairs_label};
@@ -561,7 +561,7 @@ where
                 let x = vs_arvo[r][s];
                 targets.push(Target {
                     what: format!("pairwise sphere-AABB, {b} >= {goal}x Arvo {at}"),
-                    measured: format!("{}x", sig3(x)),
+                    measured: format!("{}x", sig3_vs(x, goal)),
                     met: x >= goal,
                 });
             }

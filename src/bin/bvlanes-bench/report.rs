@@ -68,6 +68,20 @@ impl Cell {
     }
 }
 
+/// [`sig3`] of a measurement checked against `goal` (`met` iff `x >= goal`), with more digits
+/// where three would contradict the verdict (`1.697` shows as `1.697`, not `1.70`, against 1.7).
+pub fn sig3_vs(x: f64, goal: f64) -> String {
+    let mut s = sig3(x);
+    let decimals = |s: &str| s.split_once('.').map_or(0, |(_, d)| d.len());
+    while x.is_finite()
+        && s.parse::<f64>().is_ok_and(|v| (v >= goal) != (x >= goal))
+        && decimals(&s) < 6
+    {
+        s = format!("{x:.*}", decimals(&s) + 1);
+    }
+    s
+}
+
 /// Three significant digits, no exponent for the magnitudes a table shows.
 pub fn sig3(x: f64) -> String {
     if !x.is_finite() {
@@ -275,5 +289,16 @@ mod tests {
         assert!(j.contains(r#"["n", null]"#), "{j}");
         assert_eq!(json_number(f64::NAN), "null");
         assert_eq!(json_number(3.0), "3");
+    }
+
+    #[test]
+    fn a_measurement_never_reads_as_meeting_a_goal_it_misses() {
+        assert_eq!(sig3_vs(1.697, 1.7), "1.697");
+        assert_eq!(sig3_vs(1.6999, 1.7), "1.6999");
+        assert_eq!(sig3_vs(1.7, 1.7), "1.70");
+        assert_eq!(sig3_vs(1.72, 1.7), "1.72");
+        assert_eq!(sig3_vs(2.996, 3.0), "2.996");
+        assert_eq!(sig3_vs(0.891, 3.0), "0.891");
+        assert_eq!(sig3_vs(f64::NAN, 1.7), "—");
     }
 }
