@@ -168,6 +168,11 @@ impl ClusterGrid {
     }
 
     /// A grid of arbitrary cells: cell `i` is `cells[i]`.
+    ///
+    /// Builds, once, the structure the assignments search: the cells binned by their mins along
+    /// the two axes where they are smallest against their spread, kept as a second, sorted copy
+    /// (`O(cells)` time and memory; `docs/algorithms.md`, "Light assignment to arbitrary
+    /// cells"). Build the grid once and assign every frame.
     #[must_use]
     pub fn from_cells(cells: Aabbs) -> ClusterGrid {
         ClusterGrid {
