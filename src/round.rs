@@ -222,6 +222,21 @@ pub(crate) fn sum_up(values: &[f32]) -> f32 {
     sum_directed(values, true)
 }
 
+/// `hi - lo` (finite f32) in f64, rounded up: at least the real extent. (An f32 difference
+/// rounds to nearest and can come out short: `1e6 - (-0.03)` is `1e6` in f32; the f64 difference
+/// is exact unless the exponents are far apart, and its rounding is covered by one ulp.)
+#[must_use]
+pub(crate) fn extent_up(lo: f32, hi: f32) -> f64 {
+    (f64::from(hi) - f64::from(lo)).next_up()
+}
+
+/// `from - extent` rounded down (f64; `extent` from [`extent_up`]): at most the real difference,
+/// so a window of mins starting there keeps every interval of that extent that reaches `from`.
+#[must_use]
+pub(crate) fn reach_down(from: f32, extent: f64) -> f64 {
+    (f64::from(from) - extent).next_down()
+}
+
 /// The largest f32 `<= x` (`-inf` below `-f32::MAX`), for `x` not NaN.
 #[must_use]
 pub(crate) fn f32_at_most(x: f64) -> f32 {

@@ -7,7 +7,7 @@ use super::sweep::window_scan;
 use crate::Aabbs;
 use crate::kernel::{Batch, run_batch};
 use crate::lanes::Lanes;
-use crate::round::f32_at_most;
+use crate::round::{extent_up, f32_at_most, reach_down};
 
 /// Above this share of moved boxes an update recomputes everything (one in eight).
 const MOVED_SHARE_FOR_FULL: usize = 8;
@@ -148,12 +148,11 @@ impl SweepAndPrune {
         moved: &[u32],
         is_moved: &[bool],
     ) -> Vec<(u32, u32)> {
-        // In f64 and rounded up: an f32 difference rounds to nearest, and a box whose extent
-        // rounded down would start before the window (a box from -0.03 to 1e6 is 1e6 wide in
-        // f32, and a box moved to touch it at 1e6 would miss it).
+        // Rounded up: rounded to nearest in f32, a box from -0.03 to 1e6 is 1e6 wide, and a box
+        // moved to touch it at 1e6 would miss it.
         let widest = rows
             .iter()
-            .map(|r| (f64::from(r[3]) - f64::from(r[0])).next_up())
+            .map(|r| extent_up(r[0], r[3]))
             .fold(0.0f64, f64::max);
         let mut out = Vec::new();
         let mut batch = Window {
@@ -190,9 +189,9 @@ impl<F: FnMut(u32, u32)> Batch for Window<'_, F> {
         let set = self.set;
         for &m in self.moved {
             let q = self.rows[m as usize];
-            // Rounding down (the f64 difference, then to f32) keeps every box whose min x is at
-            // least `q.min_x - widest` in reals.
-            let lo_x = f32_at_most((f64::from(q[0]) - self.widest).next_down());
+            // Rounded down twice (the difference, then to f32): every box whose min x is at
+            // least `q.min_x - widest` in reals is kept.
+            let lo_x = f32_at_most(reach_down(q[0], self.widest));
             let lo = set.partition(|x| x < lo_x);
             let hi = set.partition(|x| x <= q[3]);
             let pair = &mut self.pair;

@@ -6,6 +6,7 @@ use super::output::RunSink;
 use crate::kernel::{Batch, Sink, run_batch};
 use crate::lanes::Lanes;
 use crate::query::{aabbs_vs_sphere, widened_sphere_box};
+use crate::round::{extent_up, reach_down};
 use crate::soa::Chunk;
 use crate::{Aabb, Aabbs, Backend, Spheres};
 
@@ -57,8 +58,7 @@ impl Bins {
     /// `[lo - widest, hi]`.
     #[inline]
     fn reach(&self, lo: f32, hi: f32) -> core::ops::RangeInclusive<usize> {
-        // Rounded down: never past `lo - widest` in reals.
-        self.of((f64::from(lo) - self.widest).next_down())..=self.of(f64::from(hi))
+        self.of(reach_down(lo, self.widest))..=self.of(f64::from(hi))
     }
 }
 
@@ -69,11 +69,9 @@ impl SortedCells {
     pub(super) fn new(cells: Aabbs) -> SortedCells {
         let boxes: Vec<Aabb> = cells.iter().collect();
         let axis = |a: usize| {
-            // In f64 and rounded up: an f32 difference rounds to nearest, and a cell whose
-            // extent rounded down could start before a window that it reaches.
             let widest = boxes
                 .iter()
-                .map(|b| (f64::from(b.max[a]) - f64::from(b.min[a])).next_up())
+                .map(|b| extent_up(b.min[a], b.max[a]))
                 .fold(0.0f64, f64::max);
             let (lo, hi) = boxes
                 .iter()
