@@ -230,11 +230,11 @@ pub(crate) fn extent_up(lo: f32, hi: f32) -> f64 {
     (f64::from(hi) - f64::from(lo)).next_up()
 }
 
-/// `from - extent` rounded down (f64; `extent` from [`extent_up`]): at most the real difference,
-/// so a window of mins starting there keeps every interval of that extent that reaches `from`.
+/// `from - extent` rounded down (`extent` from [`extent_up`]): at most the real difference, so a
+/// window of mins starting there keeps every interval of that extent that reaches `from`.
 #[must_use]
-pub(crate) fn reach_down(from: f32, extent: f64) -> f64 {
-    (f64::from(from) - extent).next_down()
+pub(crate) fn reach_down(from: f64, extent: f64) -> f64 {
+    (from - extent).next_down()
 }
 
 /// The largest f32 `<= x` (`-inf` below `-f32::MAX`), for `x` not NaN.

@@ -191,7 +191,7 @@ impl<F: FnMut(u32, u32)> Batch for Window<'_, F> {
             let q = self.rows[m as usize];
             // Rounded down twice (the difference, then to f32): every box whose min x is at
             // least `q.min_x - widest` in reals is kept.
-            let lo_x = f32_at_most(reach_down(q[0], self.widest));
+            let lo_x = f32_at_most(reach_down(f64::from(q[0]), self.widest));
             let lo = set.partition(|x| x < lo_x);
             let hi = set.partition(|x| x <= q[3]);
             let pair = &mut self.pair;
