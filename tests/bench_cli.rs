@@ -209,6 +209,10 @@ fn lights_table_matches_the_brute_force() {
         ),
         "{out}"
     );
+    assert!(
+        out.contains("checked: from_cells assign reports exactly the brute force's pairs"),
+        "{out}"
+    );
     assert!(!out.contains("MISMATCH"), "{out}");
     // The lights rows (the targets table's rows are lists of three strings).
     let rows: Vec<Vec<String>> = out

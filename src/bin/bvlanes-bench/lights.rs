@@ -19,10 +19,11 @@ use crate::common::light_scenes::{
     FroxelScene, INDOOR_LIGHTS, MANY_LIGHTS, UNIFORM_LIGHTS, indoor, many_lights, uniform_grid,
     uniform_lights,
 };
+use crate::data::{rng, uniform};
 use crate::report::{Cell, Table, Target, sig3, sig3_vs};
 use crate::sampler::{Variant, find, measure, ratio};
 use bvlanes::cull::{ClusterGrid, LightLists, LightMasks};
-use bvlanes::{Aabbs, Sphere, Spheres};
+use bvlanes::{Aabb, Aabbs, Sphere, Spheres};
 use std::hint::black_box;
 
 /// The lights table: the uniform scene, then the two froxel scenes; targets into `targets`.
@@ -240,7 +241,120 @@ pub fn run(ctx: &Ctx<'_>, targets: &mut Vec<Target>) -> Vec<Table> {
          1 thread, on the same froxel planes; bvlanes assign = the exact froxel assignment"
             .to_owned(),
     );
-    vec![t]
+    vec![t, cell_counts(ctx, &uniform_lights(n))]
+}
+
+/// The cell counts of the `lights_cells` table.
+const CELL_COUNTS: [usize; 5] = [16, 256, 1024, 4096, 32_768];
+
+/// `from_cells` against every light tested against every cell, by cell count: `n` random boxes
+/// (sides `0.5 s` to `1.5 s`, `s = 32 / cbrt(n)`, so they about fill `[0, 32]^3`) and the
+/// uniform scene's lights. Which of the two a grid of arbitrary cells should run, measured.
+fn cell_counts(ctx: &Ctx<'_>, lights: &Spheres) -> Table {
+    ctx.progress.note("lights: from_cells by cell count");
+    let grids: Vec<(ClusterGrid, Aabbs)> = CELL_COUNTS
+        .iter()
+        .map(|&n| {
+            let mut r = rng(0x11_6477, n as u64);
+            let side = 32.0 / (n as f64).cbrt();
+            let boxes: Vec<Aabb> = (0..n)
+                .map(|_| {
+                    let c = [0; 3].map(|_| f64::from(uniform(&mut r, 0.0, 32.0)));
+                    let h = [0; 3].map(|_| f64::from(uniform(&mut r, 0.25 * side, 0.75 * side)));
+                    Aabb::new(
+                        [0, 1, 2].map(|a| (c[a] - h[a]) as f32),
+                        [0, 1, 2].map(|a| (c[a] + h[a]) as f32),
+                    )
+                })
+                .collect();
+            let cells = Aabbs::from_slice(&boxes).expect("valid boxes");
+            (
+                ClusterGrid::from_cells(cells.clone()).with_threads(1),
+                cells,
+            )
+        })
+        .collect();
+    let mut pairs = Vec::new();
+    let mut agree = true;
+    for (grid, cells) in &grids {
+        let lists = grid.assign(lights);
+        let mut want = 0u64;
+        for (l, light) in lights.iter().enumerate() {
+            let hits: Vec<u32> = cells.hits(&light).collect();
+            want += hits.len() as u64;
+            if l % 97 == 0 {
+                agree &= hits
+                    .iter()
+                    .all(|&c| lists.cell(c as usize).binary_search(&(l as u32)).is_ok());
+            }
+        }
+        agree &= lists.indices.len() as u64 == want;
+        pairs.push(want);
+    }
+    let mut vs = Vec::new();
+    for (n, (grid, cells)) in CELL_COUNTS.iter().zip(&grids) {
+        let mut out = LightLists::new();
+        vs.push(Variant::new(format!("binned {n}"), 1, move |_| {
+            grid.assign_into(black_box(lights), &mut out);
+            black_box(&out).indices.len() as u64
+        }));
+        let mut hits = Vec::new();
+        vs.push(Variant::new(format!("every {n}"), 1, move |_| {
+            let mut found = 0;
+            for light in black_box(lights).iter() {
+                hits.clear();
+                cells.extend_hits(&light, &mut hits);
+                found += hits.len() as u64;
+            }
+            found
+        }));
+    }
+    measure(&mut vs, ctx.rounds, ctx.slice);
+    let mut t = Table::new(
+        "lights_cells",
+        "Arbitrary cells (`from_cells`): binned search against every cell, by cell count",
+        &[
+            "cells",
+            "pairs",
+            "from_cells assign, ms",
+            "every cell (hits only), ms",
+            "every cell / from_cells",
+        ],
+    );
+    t.notes.push(format!(
+        "{} lights of the uniform scene; n random boxes with sides 0.5 s to 1.5 s, s = 32 / cbrt(n) \
+         (fixed seed), so that they about fill [0, 32]^3; 1 thread, detected backend, {} interleaved rounds, \
+         medians (the ratio: median of per-round ratios)",
+        lights.len(),
+        ctx.rounds
+    ));
+    t.notes.push(
+        "from_cells assign = `ClusterGrid::from_cells(cells).assign_into`, CSR lists written; every cell = \
+         `Aabbs::extend_hits` per light over all the cells, hits collected only (what `from_cells` grids ran \
+         before, less their CSR writing)"
+            .to_owned(),
+    );
+    t.notes.push(if agree {
+        "checked: from_cells assign reports exactly the brute force's pairs at every count"
+            .to_owned()
+    } else {
+        eprintln!("MISMATCH in lights_cells: from_cells differs from the brute force");
+        "**MISMATCH**: from_cells differs from the brute force".to_owned()
+    });
+    for (n, &p) in CELL_COUNTS.iter().zip(&pairs) {
+        let (b, e) = (
+            find(&vs, &format!("binned {n}")),
+            find(&vs, &format!("every {n}")),
+        );
+        t.push(vec![
+            Cell::count(*n as u64),
+            Cell::count(p),
+            Cell::num(b.median() * 1e3, sig3(b.median() * 1e3)),
+            Cell::num(e.median() * 1e3, sig3(e.median() * 1e3)),
+            Cell::times(ratio(e, b)),
+        ]);
+    }
+    t
 }
 
 /// The lights table's columns.
