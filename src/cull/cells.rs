@@ -5,7 +5,7 @@
 use super::output::RunSink;
 use crate::kernel::{Batch, Sink, run_batch};
 use crate::lanes::Lanes;
-use crate::query::aabbs_vs_sphere;
+use crate::query::{REACH_FLOOR, REACH_WIDEN, aabbs_vs_sphere};
 use crate::round::{extent_up, reach_down};
 use crate::soa::Chunk;
 use crate::{Aabb, Aabbs, Backend, Sphere, Spheres};
@@ -169,8 +169,7 @@ impl SortedCells {
 /// than `Conservative`'s f32 box, whose directed f32 roundings took most of a light's time.
 #[inline]
 fn reach(light: &Sphere, axis: usize) -> [f64; 2] {
-    let r = (f64::from(light.radius) * (1.0 + 1.0 / 1_048_576.0) + 1.0 / (1u128 << 74) as f64)
-        .next_up();
+    let r = (f64::from(light.radius) * f64::from(REACH_WIDEN) + f64::from(REACH_FLOOR)).next_up();
     let c = f64::from(light.center[axis]);
     [(c - r).next_down(), (c + r).next_up()]
 }

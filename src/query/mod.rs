@@ -2,7 +2,7 @@
 //! wrapper, the backend-pinned view [`Pinned`] that runs them, and the [`Hits`] iterator.
 
 mod pairs;
-pub(crate) use pairs::aabbs_vs_sphere;
+pub(crate) use pairs::{REACH_FLOOR, REACH_WIDEN, aabbs_vs_sphere};
 pub(crate) mod sink;
 
 use crate::Backend;

@@ -203,11 +203,15 @@ fn squared_radius(r: f32) -> (bool, f32) {
     }
 }
 
+/// `1 + 2^-20` (exact): the relative widening of the conservative sphere tests' reach.
+pub(crate) const REACH_WIDEN: f32 = 1.0 + 1.0 / 1_048_576.0;
+
+/// `2^-74`: the absolute part of the conservative sphere tests' reach.
+pub(crate) const REACH_FLOOR: f32 = f32::from_bits(53 << 23);
+
 /// `r (1 + 2^-20) + 2^-74`, rounded up: the reach of the conservative sphere tests.
 fn widened_radius(r: f32) -> f32 {
-    const WIDEN: f32 = 1.0 + 1.0 / 1_048_576.0; // 1 + 2^-20, exact
-    const FLOOR: f32 = f32::from_bits(53 << 23); // 2^-74
-    add_up(mul_up(r, WIDEN), FLOOR)
+    add_up(mul_up(r, REACH_WIDEN), REACH_FLOOR)
 }
 
 // ---- Aabbs ----
