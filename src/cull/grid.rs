@@ -4,6 +4,7 @@ use super::cells::SortedCells;
 use super::froxel::{FIRST_SLICE_DEPTH, Froxels, LightRuns, Scratch};
 use super::output::{LightLists, LightMasks, RunSink};
 use super::split::{CellSplit, CollectRuns};
+use super::uniform::{self, Axis};
 use crate::soa::Chunk;
 use crate::tasks::{default_threads, on_pool};
 use crate::{Aabb, Aabbs, Backend, BvError, Spheres};
@@ -43,10 +44,10 @@ pub struct ClusterGrid {
 
 #[derive(Clone, Debug)]
 enum Kind {
-    /// Cell `(x, y, z)` is `[b[0][x], b[0][x + 1]] x [b[1][y], b[1][y + 1]] x [b[2][z], b[2][z + 1]]`.
+    /// Cell `(x, y, z)` spans cell `x` of `axes[0]`, `y` of `axes[1]` and `z` of `axes[2]`.
     Uniform {
         dims: [u32; 3],
-        bounds: [Vec<f32>; 3],
+        axes: [Axis; 3],
     },
     Cells(SortedCells),
     Froxels(Froxels),
@@ -71,20 +72,11 @@ impl ClusterGrid {
         if dims.contains(&0) || cells > u128::from(u32::MAX) {
             return Err(BvError::GridDims { dims });
         }
-        let axis = |a: usize| -> Vec<f32> {
-            let (lo, hi, d) = (f64::from(bounds.min[a]), f64::from(bounds.max[a]), dims[a]);
-            (0..=d)
-                .map(|i| match i {
-                    0 => bounds.min[a],
-                    i if i == d => bounds.max[a],
-                    i => (lo + (hi - lo) * f64::from(i) / f64::from(d)) as f32,
-                })
-                .collect()
-        };
+        let axis = |a: usize| Axis::new(bounds.min[a], bounds.max[a], dims[a]);
         Ok(ClusterGrid {
             kind: Kind::Uniform {
                 dims,
-                bounds: [axis(0), axis(1), axis(2)],
+                axes: [axis(0), axis(1), axis(2)],
             },
             order: CellOrder::default(),
             backend: Backend::detect(),
@@ -286,12 +278,8 @@ impl ClusterGrid {
         match &self.kind {
             Kind::Cells(c) => c.cells.get(index),
             Kind::Froxels(f) => Some(f.cell_box(self.coords(f.dims, index))),
-            Kind::Uniform { dims, bounds } => {
-                let [x, y, z] = self.coords(*dims, index);
-                Some(Aabb::new(
-                    [bounds[0][x], bounds[1][y], bounds[2][z]],
-                    [bounds[0][x + 1], bounds[1][y + 1], bounds[2][z + 1]],
-                ))
+            Kind::Uniform { dims, axes } => {
+                Some(uniform::cell_box(axes, self.coords(*dims, index)))
             }
         }
     }
@@ -425,34 +413,9 @@ impl ClusterGrid {
                 f.assign_chunks(lights, range, self.backend, &mut scratch, &mut out);
             }
             Kind::Cells(cells) => cells.collect(lights, which, self.backend, runs),
-            Kind::Uniform { dims, bounds } => {
-                let mut e2: [Vec<f32>; 3] = Default::default();
-                for l in which {
-                    let light = lights.get(l).expect("light index below len");
-                    let r2 = light.radius * light.radius;
-                    let mut first = [0u32; 3];
-                    for a in 0..3 {
-                        first[a] = axis_candidates(&bounds[a], light.center[a], r2, &mut e2[a]);
-                    }
-                    for (k, &ez) in e2[2].iter().enumerate() {
-                        for (j, &ey) in e2[1].iter().enumerate() {
-                            // The exact test's own order: (ex^2 + ey^2) + ez^2 <= r^2. `ex^2`
-                            // falls towards the centre's cell and rises away from it, and the
-                            // sums are monotone in it, so the cells passing form one run.
-                            let pass = |ex: f32| (ex + ey) + ez <= r2;
-                            let Some(i) = e2[0].iter().position(|&ex| pass(ex)) else {
-                                continue;
-                            };
-                            let n = e2[0][i..].iter().take_while(|&&ex| pass(ex)).count();
-                            let (x, y, z) = (
-                                first[0] + i as u32,
-                                first[1] + j as u32,
-                                first[2] + k as u32,
-                            );
-                            runs.push(self.index(*dims, x, y, z), n as u32, l as u32);
-                        }
-                    }
-                }
+            Kind::Uniform { dims, axes } => {
+                let index = |x, y, z| self.index(*dims, x, y, z);
+                uniform::collect(axes, index, lights, which, runs);
             }
         }
     }
@@ -515,41 +478,3 @@ const RANGES_PER_THREAD: usize = 1;
 
 /// Splitting an assignment pays from this many lights per task.
 const MIN_LIGHTS_PER_TASK: usize = 256;
-
-/// The squared distance along one axis from `c` to the slab `[lo, hi]`, as the sphere-box kernel
-/// evaluates it: `e = c - min(max(c, lo), hi)` (x86 operand order, no NaN here), then `e * e`.
-#[inline]
-fn axis_e2(c: f32, lo: f32, hi: f32) -> f32 {
-    let m = if c > lo { c } else { lo };
-    let m = if m < hi { m } else { hi };
-    let e = c - m;
-    e * e
-}
-
-/// The cells along one axis whose squared slab distance is at most `r2` (a contiguous run: the
-/// distance falls towards the centre's cell and rises away from it); fills `e2` with their
-/// squared distances and returns the first one's index. Cells outside the run cannot meet the
-/// light: the full test adds non-negative terms to this one.
-fn axis_candidates(b: &[f32], c: f32, r2: f32, e2: &mut Vec<f32>) -> u32 {
-    e2.clear();
-    let cells = b.len() - 1;
-    // The cell holding `c`, clamped into the grid.
-    let mut first = b
-        .partition_point(|&v| v <= c)
-        .saturating_sub(1)
-        .min(cells - 1);
-    let d = |i: usize| axis_e2(c, b[i], b[i + 1]);
-    while first > 0 && d(first - 1) <= r2 {
-        first -= 1;
-    }
-    let mut i = first;
-    while i < cells {
-        let v = d(i);
-        if v > r2 {
-            break;
-        }
-        e2.push(v);
-        i += 1;
-    }
-    first as u32
-}

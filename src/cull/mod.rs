@@ -31,6 +31,7 @@ mod froxel;
 mod grid;
 mod output;
 mod split;
+mod uniform;
 
 pub use crate::Frustum;
 pub use grid::{CellOrder, ClusterGrid};
