@@ -332,12 +332,12 @@ impl Froxels {
     ///
     /// The work is done in three passes, each over the whole light: every slice's
     /// [`SliceRows`] and candidate rows, then every batch of rows through `rows`, then the
-    /// decisions and runs, in slice and row order. Each slice's chain of dependent operations
-    /// (a division, a square root, then `rows`' own chain through a square root and the tile
-    /// gathers) is long and the deciding loop's branches are hard to predict; computed one
-    /// slice after another with the decisions in between, the chains ran one at a time, and
-    /// batched they overlap (indoor frames 15-19% faster, `many_lights`, one slice a light,
-    /// 1-2% slower; `docs/benchmarks.md`).
+    /// decisions and runs ([`decide_batch`](Self::decide_batch)), in slice and row order. Each
+    /// slice's chain of dependent operations (a division, a square root, then `rows`' own chain
+    /// through a square root and the tile gathers) is long and the deciding loop's branches are
+    /// hard to predict; computed one slice after another with the decisions in between, the
+    /// chains ran one at a time, and batched they overlap (indoor frames 15-19% faster;
+    /// `docs/benchmarks.md`). Planning several lights ahead the same way was slower.
     #[inline(always)]
     fn hits_in_front<W: Lanes64>(
         &self,
@@ -360,6 +360,17 @@ impl Froxels {
                 });
             }
         }
+        if let [sl] = &s.slices[..] {
+            // One slice (most small lights): no other chain to overlap with, so its batches
+            // go straight to their decisions (3-4% faster `many_lights` frames).
+            let mut j = sl.jlo as usize;
+            while j <= sl.jhi as usize {
+                let lanes = self.rows::<W>(&sl.slice, j);
+                self.decide_batch::<W>([x, y, pd], rho, sl, j, &lanes, hit);
+                j += W::N;
+            }
+            return;
+        }
         for (si, sl) in s.slices.iter().enumerate() {
             let mut j = sl.jlo as usize;
             while j <= sl.jhi as usize {
@@ -373,48 +384,65 @@ impl Froxels {
         }
         for rb in &s.rows {
             let sl = &s.slices[rb.si as usize];
-            let (k, j, rows) = (sl.k as usize, rb.j as usize, &rb.lanes);
-            let SliceRows { t, ez2, rho2, .. } = sl.slice;
-            let (d0, d1) = (self.depth[k], self.depth[k + 1]);
-            let live = (sl.jhi as usize + 1 - j).min(W::N);
-            let mut ok = rows.ok & ((1 << live) - 1);
-            while ok != 0 {
-                let lane = ok.trailing_zeros() as usize;
-                ok &= ok - 1;
-                let row_j = j + lane;
-                let (mut ilo, mut ihi) = (rows.ilo[lane] as usize, rows.ihi[lane] as usize);
-                let (acc_lo, acc_hi) = (rows.acc_lo >> lane & 1, rows.acc_hi >> lane & 1);
-                if acc_lo & acc_hi == 0 {
-                    let (b0, b1) = (self.sy[row_j], self.sy[row_j + 1]);
-                    let row = Row {
-                        p: [x, y, pd],
-                        t,
-                        ez2,
-                        ey: axis_distances(b0, b1, y, t, d0, d1),
-                        b: [b0, b1],
-                        cb: [self.cy[row_j], self.cy[row_j + 1]],
-                        d: [d0, d1],
-                        rho,
-                        rho2,
-                        pass: true,
-                    };
-                    let at = |i: usize| self.met(&row, i);
-                    if acc_lo == 0 {
-                        while ilo <= ihi && !at(ilo) {
-                            ilo += 1;
-                        }
-                        if ilo > ihi {
-                            continue;
-                        }
+            self.decide_batch::<W>([x, y, pd], rho, sl, rb.j as usize, &rb.lanes, hit);
+        }
+    }
+
+    /// The decisions and runs of rows `j .. j + W::N` of slice `sl` (lanes past its last
+    /// candidate row ignored), whose [`rows`](Self::rows) are `rows`, for the light centred at
+    /// `(x, y, pd)` with radius `rho`: each row's run of candidate tiles, its ends moved in by
+    /// [`met`](Self::met) unless the cheap accept test took them.
+    #[inline(always)]
+    fn decide_batch<W: Lanes64>(
+        &self,
+        [x, y, pd]: [f64; 3],
+        rho: f64,
+        sl: &SliceSpan,
+        j: usize,
+        rows: &RowLanes,
+        hit: &mut impl Runs,
+    ) {
+        let k = sl.k as usize;
+        let SliceRows { t, ez2, rho2, .. } = sl.slice;
+        let (d0, d1) = (self.depth[k], self.depth[k + 1]);
+        let live = (sl.jhi as usize + 1 - j).min(W::N);
+        let mut ok = rows.ok & ((1 << live) - 1);
+        while ok != 0 {
+            let lane = ok.trailing_zeros() as usize;
+            ok &= ok - 1;
+            let row_j = j + lane;
+            let (mut ilo, mut ihi) = (rows.ilo[lane] as usize, rows.ihi[lane] as usize);
+            let (acc_lo, acc_hi) = (rows.acc_lo >> lane & 1, rows.acc_hi >> lane & 1);
+            if acc_lo & acc_hi == 0 {
+                let (b0, b1) = (self.sy[row_j], self.sy[row_j + 1]);
+                let row = Row {
+                    p: [x, y, pd],
+                    t,
+                    ez2,
+                    ey: axis_distances(b0, b1, y, t, d0, d1),
+                    b: [b0, b1],
+                    cb: [self.cy[row_j], self.cy[row_j + 1]],
+                    d: [d0, d1],
+                    rho,
+                    rho2,
+                    pass: true,
+                };
+                let at = |i: usize| self.met(&row, i);
+                if acc_lo == 0 {
+                    while ilo <= ihi && !at(ilo) {
+                        ilo += 1;
                     }
-                    if acc_hi == 0 {
-                        while ihi > ilo && !at(ihi) {
-                            ihi -= 1;
-                        }
+                    if ilo > ihi {
+                        continue;
                     }
                 }
-                hit.run([ilo as u32, row_j as u32, k as u32], (ihi + 1 - ilo) as u32);
+                if acc_hi == 0 {
+                    while ihi > ilo && !at(ihi) {
+                        ihi -= 1;
+                    }
+                }
             }
+            hit.run([ilo as u32, row_j as u32, k as u32], (ihi + 1 - ilo) as u32);
         }
     }
 
