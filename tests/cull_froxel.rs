@@ -249,6 +249,47 @@ fn cell_boxes_contain_the_froxels() {
     }
 }
 
+/// A froxel's box contains its corners' real products `slope * depth`, also where the f64
+/// product rounds onto an f32 from beyond it: `cell_box` rounded the f64 product outwards, and
+/// these two cells (found in a review) lost a sliver of half an f64 ulp. The slopes and depths
+/// are computed by the crate's own formulas (`ClusterGrid::froxels`'s docs), and the products'
+/// rounding error exactly, by a fused multiply-add.
+#[test]
+fn cell_boxes_contain_corner_products_that_round_onto_an_f32() {
+    let (w, h, fov, near, far) = (1920u32, 1080u32, 1.0f32, 0.1f32, 1000.0f32);
+    let dims = [60_000u32, 1, 60_000];
+    let grid = ClusterGrid::froxels(w, h, fov, near, far, dims).unwrap();
+    let tan_y = (f64::from(fov) / 2.0).tan();
+    let tan_x = tan_y * f64::from(w) / f64::from(h);
+    let slope = |i: u32| (2.0 * f64::from(i) - f64::from(dims[0])) / f64::from(dims[0]) * tan_x;
+    // Slices 1 .. n - 1 (the cells below are inside them).
+    let (far, first, n) = (
+        f64::from(far),
+        f64::from(ClusterGrid::FIRST_SLICE_DEPTH),
+        dims[2],
+    );
+    let depth = |k: u32| first * (far / first).powf(f64::from(k - 1) / f64::from(n - 1));
+    for [x, y, z] in [[4612, 0, 32713], [7134, 0, 9393]] {
+        let b = grid.cell(grid.cell_index([x, y, z]).unwrap()).unwrap();
+        for (s, d) in [(slope(x), depth(z)), (slope(x), depth(z + 1))] {
+            let (p, e) = (s * d, s.mul_add(d, -(s * d)));
+            let min = f64::from(b.min[0]);
+            assert!(
+                min < p || (min == p && e >= 0.0),
+                "{x} {z}: {min} > {p} + {e}"
+            );
+        }
+        for (s, d) in [(slope(x + 1), depth(z)), (slope(x + 1), depth(z + 1))] {
+            let (p, e) = (s * d, s.mul_add(d, -(s * d)));
+            let max = f64::from(b.max[0]);
+            assert!(
+                max > p || (max == p && e <= 0.0),
+                "{x} {z}: {max} < {p} + {e}"
+            );
+        }
+    }
+}
+
 #[test]
 fn huge_and_degenerate_cameras() {
     let mut rng = TestRng::named(13, "huge");

@@ -189,19 +189,11 @@ impl Froxels {
     /// beyond the f32 range saturate to `-f32::MAX` / `f32::MAX`).
     pub(super) fn cell_box(&self, [x, y, z]: [usize; 3]) -> Aabb {
         let (d0, d1) = (self.depth[z], self.depth[z + 1]);
-        let lo = |s: f64| (s * d0).min(s * d1);
-        let hi = |s: f64| (s * d0).max(s * d1);
+        let lo = |s: f64| f32_down_mul(s, d0).min(f32_down_mul(s, d1));
+        let hi = |s: f64| f32_up_mul(s, d0).max(f32_up_mul(s, d1));
         Aabb::new(
-            [
-                f32_down(lo(self.sx[x])),
-                f32_down(lo(self.sy[y])),
-                f32_down(-d1),
-            ],
-            [
-                f32_up(hi(self.sx[x + 1])),
-                f32_up(hi(self.sy[y + 1])),
-                f32_up(-d0),
-            ],
+            [lo(self.sx[x]), lo(self.sy[y]), f32_down(-d1)],
+            [hi(self.sx[x + 1]), hi(self.sy[y + 1]), f32_up(-d0)],
         )
     }
 
@@ -1034,9 +1026,56 @@ fn f32_up(v: f64) -> f32 {
     f32_at_least(v).clamp(-f32::MAX, f32::MAX)
 }
 
+/// The largest f32 at most the real product `s d` (finite `s`, `d`, no underflow), saturating
+/// as [`f32_down`]. The f64 product `p` is rounded, and when it lands on an f32 from below that
+/// f32 is one too high: the error `s d - p`, exact by a fused multiply-add, says so. (Rounding
+/// `p` itself to an f32 below it cannot cross the real product otherwise: an f32 other than
+/// `p` is more than an f64 ulp away from it.)
+fn f32_down_mul(s: f64, d: f64) -> f32 {
+    let p = s * d;
+    let f = f32_down(p);
+    if f64::from(f) == p && s.mul_add(d, -p) < 0.0 {
+        f.next_down().max(-f32::MAX)
+    } else {
+        f
+    }
+}
+
+/// The smallest f32 at least the real product `s d`, as [`f32_down_mul`].
+fn f32_up_mul(s: f64, d: f64) -> f32 {
+    let p = s * d;
+    let f = f32_up(p);
+    if f64::from(f) == p && s.mul_add(d, -p) > 0.0 {
+        f.next_up().min(f32::MAX)
+    } else {
+        f
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Products whose f64 rounding lands on an f32 from beyond it step one f32 further out
+    /// (`cell_box` rounded the f64 product, and a froxel's box left out a sliver of it).
+    #[test]
+    fn products_round_outwards_past_an_f32_they_round_onto() {
+        let (a, b) = (1.0 + 2f64.powi(-30), 1.0 - 2f64.powi(-30));
+        // a b = 1 - 2^-60, rounded to 1.0 in f64.
+        assert_eq!(a * b, 1.0);
+        assert_eq!(f32_down_mul(a, b), 1.0f32.next_down());
+        assert_eq!(f32_up_mul(a, b), 1.0);
+        assert_eq!(f32_up_mul(-a, b), (-1.0f32).next_up());
+        assert_eq!(f32_down_mul(-a, b), -1.0);
+        // Exact products and products off the f32 grid are rounded once.
+        assert_eq!(f32_down_mul(0.5, 3.0), 1.5);
+        assert_eq!(f32_up_mul(0.5, 3.0), 1.5);
+        assert_eq!(f32_down_mul(0.1, 3.0), f32_at_most(0.1 * 3.0));
+        assert_eq!(f32_up_mul(0.1, 3.0), f32_at_least(0.1 * 3.0));
+        // Saturation.
+        assert_eq!(f32_down_mul(-1e300, 1e10), -f32::MAX);
+        assert_eq!(f32_up_mul(1e300, 1e10), f32::MAX);
+    }
     use crate::lanes::scalar::F64x1;
 
     #[test]
