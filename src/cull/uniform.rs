@@ -11,7 +11,8 @@ pub(super) struct Axis {
     /// `cells + 1` non-decreasing boundaries: `min + (max - min) * i / cells` computed in f64
     /// and rounded to nearest f32 (the first and last are `min` and `max` exactly).
     b: Vec<f32>,
-    /// `min`, and `cells / (max - min)` (+inf for a flat axis), in f64.
+    /// `min`, and `cells / (max - min)` (infinite for a flat axis, `-inf` from `0.0` to
+    /// `-0.0`: the estimates are then wrong, and the walks correct them), in f64.
     min: f64,
     scale: f64,
 }
@@ -47,7 +48,8 @@ impl Axis {
     }
 
     /// `floor((v - min) * scale)` clamped into the cells (NaN, from a flat axis, to 0): the
-    /// cell holding `v` in real arithmetic, which the rounded boundaries may move by one.
+    /// cell holding `v` in real arithmetic, which the rounded boundaries may move by one (or by
+    /// more, where cells narrower than the f32 spacing collapse onto the same boundaries).
     #[inline]
     fn estimate(&self, v: f64) -> usize {
         let last = (self.cells() - 1) as f64;
