@@ -1027,10 +1027,10 @@ fn f32_up(v: f64) -> f32 {
 }
 
 /// The largest f32 at most the real product `s d` (finite `s`, `d`, no underflow), saturating
-/// as [`f32_down`]. The f64 product `p` is rounded, and when it lands on an f32 from below that
-/// f32 is one too high: the error `s d - p`, exact by a fused multiply-add, says so. (Rounding
-/// `p` itself to an f32 below it cannot cross the real product otherwise: an f32 other than
-/// `p` is more than an f64 ulp away from it.)
+/// as [`f32_down`]. The f64 product `p` is rounded to nearest: when it rounds up onto an f32,
+/// that f32 is one too high, as the error `s d - p` (exact by a fused multiply-add) shows.
+/// Otherwise the largest f32 at most `p` is at most the real product too: it is an f64 ulp or
+/// more below `p`, and the real product is within half an ulp of `p`.
 fn f32_down_mul(s: f64, d: f64) -> f32 {
     let p = s * d;
     let f = f32_down(p);
