@@ -406,19 +406,7 @@ impl Froxels {
             let (mut ilo, mut ihi) = (rows.ilo[lane] as usize, rows.ihi[lane] as usize);
             let (acc_lo, acc_hi) = (rows.acc_lo >> lane & 1, rows.acc_hi >> lane & 1);
             if acc_lo & acc_hi == 0 {
-                let (b0, b1) = (self.sy[row_j], self.sy[row_j + 1]);
-                let row = Row {
-                    p: [x, y, pd],
-                    t,
-                    ez2,
-                    ey: axis_distances(b0, b1, y, t, d0, d1),
-                    b: [b0, b1],
-                    cb: [self.cy[row_j], self.cy[row_j + 1]],
-                    d: [d0, d1],
-                    rho,
-                    rho2,
-                    pass: true,
-                };
+                let row = self.row([x, y, pd], row_j, [t, ez2], [d0, d1], [rho, rho2], true);
                 let at = |i: usize| self.met(&row, i);
                 if acc_lo == 0 {
                     while ilo <= ihi && !at(ilo) {
@@ -529,6 +517,35 @@ impl Froxels {
         W::splat(s.ez2).add(e.mul(e)).add(ey0).le(W::splat(s.rho2))
     }
 
+    /// Row `j` of the slice between depths `d`, as [`met`](Self::met) sees it from the light
+    /// centred at `p = (x, y, depth)` with radius and square `[rho, rho2]`: `[t, ez2]` the depth
+    /// of the slice's cross-section nearest the centre and its squared distance, `pass` whether
+    /// the light passes the row's two planes.
+    #[inline(always)]
+    fn row(
+        &self,
+        p: [f64; 3],
+        j: usize,
+        [t, ez2]: [f64; 2],
+        d: [f64; 2],
+        [rho, rho2]: [f64; 2],
+        pass: bool,
+    ) -> Row {
+        let (b0, b1) = (self.sy[j], self.sy[j + 1]);
+        Row {
+            p,
+            t,
+            ez2,
+            ey: axis_distances(b0, b1, p[1], t, d[0], d[1]),
+            b: [b0, b1],
+            cb: [self.cy[j], self.cy[j + 1]],
+            d,
+            rho,
+            rho2,
+            pass,
+        }
+    }
+
     /// Whether the light meets cell `i` of `row`: accepted through the cell's point nearest
     /// the centre on the cross-section at depth `row.t` (the sum is [`Cell::h`] at `t` in its
     /// own order, `(ez^2 + ex^2) + ey^2`, one of `least`'s candidates, so it never lists what
@@ -636,19 +653,8 @@ impl Froxels {
             let t = pd.clamp_to(d0, d1);
             let ez = t - pd;
             for j in yr.first..yr.end {
-                let (b0, b1) = (self.sy[j], self.sy[j + 1]);
-                let row = Row {
-                    p: [x, y, pd],
-                    t,
-                    ez2: ez * ez,
-                    ey: axis_distances(b0, b1, y, t, d0, d1),
-                    b: [b0, b1],
-                    cb: [self.cy[j], self.cy[j + 1]],
-                    d: [d0, d1],
-                    rho,
-                    rho2,
-                    pass: s.pass_y[j - yr.first],
-                };
+                let pass = s.pass_y[j - yr.first];
+                let row = self.row([x, y, pd], j, [t, ez * ez], [d0, d1], [rho, rho2], pass);
                 for i in xr.first..xr.end {
                     if self.met(&row, i) {
                         hit.run([i as u32, j as u32, k as u32], 1);
