@@ -144,13 +144,13 @@ impl SortedCells {
 
     /// Pushes `(cell, 1, light)` to `runs` for every cell each light of `lights[which]` meets
     /// (by the crate's exact sphere-box test), lights ascending, on `backend`.
-    pub(super) fn collect(
+    pub(super) fn collect<S: RunSink>(
         &self,
         lights: &Spheres,
         which: core::ops::Range<usize>,
         backend: Backend,
-        runs: &mut impl RunSink,
-    ) {
+        runs: S,
+    ) -> S {
         let mut batch = Windows {
             cells: self,
             lights,
@@ -158,6 +158,7 @@ impl SortedCells {
             runs,
         };
         run_batch(backend, &mut batch);
+        batch.runs
     }
 }
 
@@ -179,7 +180,7 @@ struct Windows<'a, R> {
     cells: &'a SortedCells,
     lights: &'a Spheres,
     which: core::ops::Range<usize>,
-    runs: &'a mut R,
+    runs: R,
 }
 
 impl<R: RunSink> Batch for Windows<'_, R> {
@@ -207,7 +208,7 @@ impl<R: RunSink> Batch for Windows<'_, R> {
                     offset: chunks.start * Chunk::LANES,
                     keep: first..end,
                     light: l as u32,
-                    runs: &mut *self.runs,
+                    runs: &mut self.runs,
                 };
                 // `Sphere`'s kernel on `Aabbs`, on the stretch's chunks only.
                 let _ = aabbs_vs_sphere(all.chunks(chunks), &light).drive::<V, _>(sink);

@@ -112,7 +112,7 @@ pub(crate) trait RunSink {
 }
 
 impl RunSink for CellRuns {
-    #[inline]
+    #[inline(always)]
     fn push(&mut self, start: u32, n: u32, light: u32) {
         debug_assert!(n >= 1);
         self.runs.push([start, n, light]);
@@ -261,10 +261,11 @@ mod tests {
             fn tasks(&self) -> usize {
                 1
             }
-            fn collect(&self, _: usize, runs: &mut impl RunSink) {
+            fn collect<S: RunSink>(&self, _: usize, mut runs: S) -> S {
                 runs.push(0, 2, 0); // cells 0, 2
                 runs.push(4, 1, 1); // cell 4, where the first run's -1 went
                 runs.push(1, 3, 2); // cells 1, 3, 5
+                runs
             }
         }
         lists.fill_split(&split, &Abutting);

@@ -1,8 +1,8 @@
 //! Split assignments: parallel in both directions, with no serial pass over the pairs.
 //!
 //! 1. **By lights.** Tasks over contiguous light ranges each collect the runs of cells their
-//!    lights meet, binned by cell range ([`SplitRuns`]: a run crossing a range's end is cut in
-//!    two).
+//!    lights meet, binned by cell range ([`TwoRanges`] for one or two ranges, [`SplitRuns`]
+//!    for more: a run crossing a range's end is cut in two).
 //! 2. **By cells.** One task per cell range writes that part of the output — CSR lists
 //!    ([`write_lists`]) or bitmasks ([`write_masks`]) — from its bin of every light task, taken
 //!    in light order, so lights come out ascending within each cell whatever the split.
@@ -132,13 +132,88 @@ impl SplitRuns<'_> {
     }
 }
 
+/// One light task's runs when there are at most two cell ranges (one or two threads): the bins
+/// moved out of the task's buffers into this value, which the deciding loop owns, and moved
+/// back after.
+///
+/// Through [`SplitRuns`] (a bin picked by index in `&mut [CellRuns]`, each push storing and
+/// reloading that bin's length through an address known late) two ranges cost 16% more than
+/// one on a one-thread pool (uniform scene; 10% on the froxel scenes), and `perf` put the
+/// difference on the pushes. Two bins by name, picked by a branch (a light's runs mostly fall
+/// in one range, so it predicts well), cut that to 6-10% (1% on `many_lights`) and made
+/// two-thread frames 5-8% faster (`docs/benchmarks.md`). More ranges still go through
+/// [`SplitRuns`].
+pub(crate) struct TwoRanges {
+    /// Runs ending below `mid`, and runs from `mid` on.
+    lo: CellRuns,
+    hi: CellRuns,
+    /// The first cell of the second range (`u32::MAX` with one range: every cell is below it).
+    mid: u32,
+    step: u32,
+}
+
+impl TwoRanges {
+    /// Moves the (emptied) bins of `bins` (one or two, per range of `split`) into a sink.
+    fn take(split: &CellSplit, bins: &mut [CellRuns]) -> TwoRanges {
+        debug_assert!(matches!(bins.len(), 1 | 2) && bins.len() == split.ranges());
+        let mut take = |r: usize| {
+            let mut b = bins.get_mut(r).map(core::mem::take).unwrap_or_default();
+            b.reset(split.step);
+            b
+        };
+        TwoRanges {
+            lo: take(0),
+            hi: take(1),
+            mid: if bins.len() == 2 {
+                split.bounds[1]
+            } else {
+                u32::MAX
+            },
+            step: split.step,
+        }
+    }
+
+    /// Moves the bins back into `bins`.
+    fn put(self, bins: &mut [CellRuns]) {
+        bins[0] = self.lo;
+        if let Some(b) = bins.get_mut(1) {
+            *b = self.hi;
+        }
+    }
+
+    /// [`push`](RunSink::push) of a run across `mid`.
+    #[cold]
+    #[inline(never)]
+    fn push_cut(&mut self, start: u32, n: u32, light: u32) {
+        // The cells below `mid`: `start + i step` for `i < k`.
+        let k = (self.mid - start).div_ceil(self.step);
+        self.lo.push(start, k, light);
+        self.hi.push(start + k * self.step, n - k, light);
+    }
+}
+
+impl RunSink for TwoRanges {
+    #[inline(always)]
+    fn push(&mut self, start: u32, n: u32, light: u32) {
+        // Every cell of a run is below the number of cells, so this does not overflow.
+        if start + (n - 1) * self.step < self.mid {
+            self.lo.push(start, n, light);
+        } else if start >= self.mid {
+            self.hi.push(start, n, light);
+        } else {
+            self.push_cut(start, n, light);
+        }
+    }
+}
+
 /// What the light tasks of a split assignment run.
 pub(crate) trait CollectRuns: Sync {
     /// The number of light tasks.
     fn tasks(&self) -> usize;
 
-    /// Pushes into `runs` the runs of cells light task `task`'s lights meet, lights ascending.
-    fn collect(&self, task: usize, runs: &mut impl RunSink);
+    /// Pushes into `runs` the runs of cells light task `task`'s lights meet, lights ascending,
+    /// and gives it back (by value, so that the loops pushing own it).
+    fn collect<S: RunSink>(&self, task: usize, runs: S) -> S;
 }
 
 /// Per-task and per-range buffers of split assignments, kept by the outputs for their
@@ -158,7 +233,7 @@ impl SplitScratch {
     /// buffers (kept from the last call where possible) binned by the ranges of `split`; to be
     /// given back with [`keep_tasks`](Self::keep_tasks).
     ///
-    /// With one range, the runs go straight into its bin (no range lookup per run).
+    /// With one or two ranges, the runs go through a [`TwoRanges`].
     pub(crate) fn collect(
         &mut self,
         split: &CellSplit,
@@ -168,11 +243,10 @@ impl SplitScratch {
         runs.resize_with(collect.tasks(), Vec::new);
         run_tasks_mut(&mut runs, |t, bins| {
             bins.resize_with(split.ranges(), CellRuns::default);
-            if let [bin] = &mut bins[..] {
-                bin.reset(split.step);
-                collect.collect(t, bin);
+            if bins.len() <= 2 {
+                collect.collect(t, TwoRanges::take(split, bins)).put(bins);
             } else {
-                collect.collect(t, &mut SplitRuns::new(split, bins));
+                collect.collect(t, SplitRuns::new(split, bins));
             }
         });
         runs
@@ -376,13 +450,17 @@ mod tests {
     fn runs_cut_at_range_ends_give_the_one_range_lists() {
         // 6 blocks of 3 cells (step 3: a run visits one cell per block).
         let (cells, step) = (18u32, 3u32);
-        let runs: [(u32, u32, u32); 6] = [
+        // With two ranges (cells 0..9 and 9..18), the third run ends on the second range's
+        // first cell and the sixth starts there.
+        let runs: [(u32, u32, u32); 8] = [
             (0, 6, 0),
             (1, 4, 1),
-            (5, 1, 2),
-            (7, 3, 3),
-            (2, 6, 4),
-            (17, 1, 5),
+            (3, 3, 2),
+            (5, 1, 3),
+            (7, 3, 4),
+            (9, 2, 5),
+            (2, 6, 6),
+            (17, 1, 7),
         ];
         let lists = |ranges: usize| {
             let split = CellSplit::new(cells, step, step, ranges);
@@ -392,10 +470,11 @@ mod tests {
                 fn tasks(&self) -> usize {
                     2
                 }
-                fn collect(&self, t: usize, sink: &mut impl RunSink) {
-                    for &(s, n, l) in &self.0[t * 3..t * 3 + 3] {
+                fn collect<S: RunSink>(&self, t: usize, mut sink: S) -> S {
+                    for &(s, n, l) in &self.0[t * 4..t * 4 + 4] {
                         sink.push(s, n, l);
                     }
+                    sink
                 }
             }
             let tasks = scratch.collect(&split, &Two(&runs));
@@ -424,8 +503,8 @@ mod tests {
             .map(|w| w.iter().map(|l| 1 << l).sum())
             .collect();
         assert_eq!(one.2, masks);
-        // One inner bound, up to eight (the padded compares), more (a binary search), and
-        // empty ranges (more ranges than blocks).
+        // One inner bound ([`TwoRanges`]), up to eight (the padded compares), more (a binary
+        // search), and empty ranges (more ranges than blocks).
         for ranges in 2..=12 {
             assert_eq!(lists(ranges), one, "{ranges} ranges");
         }

@@ -155,13 +155,13 @@ pub(super) fn cell_box(axes: &[Axis; 3], [x, y, z]: [usize; 3]) -> Aabb {
 /// number of candidates that pass and its start the centre minus those that pass below the
 /// centre. Both counts run over every candidate without a branch (the same count for every
 /// row of a light), where a search for the run's ends would branch on each of its cells.
-pub(super) fn collect(
+pub(super) fn collect<S: RunSink>(
     axes: &[Axis; 3],
     index: impl Fn(u32, u32, u32) -> u32,
     lights: &Spheres,
     which: core::ops::Range<usize>,
-    runs: &mut impl RunSink,
-) {
+    mut runs: S,
+) -> S {
     let mut e2: [Vec<f32>; 3] = Default::default();
     for l in which {
         let light = lights.get(l).expect("light index below len");
@@ -192,6 +192,7 @@ pub(super) fn collect(
             }
         }
     }
+    runs
 }
 
 #[cfg(test)]
