@@ -113,16 +113,10 @@ impl SplitRuns<'_> {
                 self.bins[r].push(start, n, light);
                 return;
             }
-            // The cells of the run below `end` (at least `start`), counted: a run is a few
-            // cells.
-            let mut k = 1;
-            let first = start;
-            start += step;
-            while start < end {
-                start += step;
-                k += 1;
-            }
-            self.bins[r].push(first, k, light);
+            // The cells of the run below `end`: `start + i step` for `i < k` (`0 < k < n`).
+            let k = (end - start).div_ceil(step);
+            self.bins[r].push(start, k, light);
+            start += k * step;
             n -= k;
             r += 1;
             while bounds[r + 1] <= start {
