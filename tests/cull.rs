@@ -100,8 +100,9 @@ fn uniform_grids_equal_the_brute_force() {
         let grid = ClusterGrid::uniform(bounds, dims)
             .unwrap()
             .with_order(order);
-        // Half the rounds (both orders) enough lights that the assignment splits into light tasks and
-        // cell ranges (runs cut at the ranges' ends in `ZFastest` order), on 2, 3 and 8 threads.
+        // Half the rounds (both orders) enough lights that the assignment splits into light
+        // tasks and cell ranges, on 2, 3 and 8 threads (uniform runs go along the order's
+        // fastest axis, so no range cuts them; `tests/cull_froxel.rs` has runs that are cut).
         let count = if round % 4 < 2 { 1500 } else { rng.below(80) };
         let lights = random_lights(&mut rng, count, bounds, size[0].max(size[1]) / 3.0);
         check(

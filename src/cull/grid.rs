@@ -358,14 +358,18 @@ impl ClusterGrid {
     }
 
     /// The cell ranges the output of an assignment split over `tasks` light tasks is written in
-    /// (one when there is one task), and the step of its runs: uniform and froxel runs go along
-    /// x, so in [`CellOrder::ZFastest`] they step by `dims[1] * dims[2]` and the ranges are whole
-    /// columns of that many cells (runs crossing them are cut), in [`CellOrder::XFastest`] they
-    /// step by 1 and the ranges are whole rows (never cut); `from_cells` runs are single cells.
+    /// (one when there is one task), and the step of its runs. The ranges are whole blocks of
+    /// the slower axes: in [`CellOrder::ZFastest`] columns of `dims[1] * dims[2]` cells, in
+    /// [`CellOrder::XFastest`] rows of `dims[0]`. Froxel runs go along x: in `ZFastest` they
+    /// step by `dims[1] * dims[2]` (and runs crossing a range's end are cut), in `XFastest` by 1
+    /// (never cut). Uniform runs go along the fastest axis (step 1, never cut); `from_cells`
+    /// runs are single cells.
     fn cell_split(&self, tasks: usize) -> CellSplit {
         let cells = u32::try_from(self.len()).expect("at most u32::MAX cells");
+        let along_x = matches!(self.kind, Kind::Froxels(_));
         let (unit, step) = match (self.dims(), self.order) {
-            (Some(d), CellOrder::ZFastest) => (d[1] * d[2], d[1] * d[2]),
+            (Some(d), CellOrder::ZFastest) if along_x => (d[1] * d[2], d[1] * d[2]),
+            (Some(d), CellOrder::ZFastest) => (d[1] * d[2], 1),
             (Some(d), CellOrder::XFastest) => (d[0], 1),
             (None, _) => (1, 1),
         };
@@ -418,7 +422,8 @@ impl ClusterGrid {
             Kind::Cells(cells) => cells.collect(lights, which, self.backend, runs),
             Kind::Uniform { dims, axes } => {
                 let index = |x, y, z| self.index(*dims, x, y, z);
-                uniform::collect(axes, index, lights, which, runs)
+                let along_z = self.order == CellOrder::ZFastest;
+                uniform::collect(axes, index, lights, which, along_z, runs)
             }
         }
     }

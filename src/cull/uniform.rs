@@ -145,21 +145,28 @@ pub(super) fn cell_box(axes: &[Axis; 3], [x, y, z]: [usize; 3]) -> Aabb {
     Aabb::new([x0, y0, z0], [x1, y1, z1])
 }
 
-/// Pushes into `runs` the runs along x of the cells of a uniform grid (axes `axes`, cell
-/// `(x, y, z)` numbered `index(x, y, z)`) that lights `which` meet, lights ascending.
+/// Pushes into `runs` the runs of the cells of a uniform grid (axes `axes`, cell `(x, y, z)`
+/// numbered `index(x, y, z)`) that lights `which` meet, lights ascending: runs along z if
+/// `along_z` (each light's cells `z, z + 1, ...` of one `(x, y)`), else along x.
 ///
-/// Per light, the candidate cells of each axis, then per candidate `(y, z)` the cells along x
-/// passing the exact test in its own order, `(ex^2 + ey^2) + ez^2 <= r^2`. The sums are
-/// monotone in `ex^2`, which falls towards the centre's cell and rises away from it, so the
-/// passing cells form one run holding the centre cell if any cell passes: its length is the
-/// number of candidates that pass and its start the centre minus those that pass below the
-/// centre. Both counts run over every candidate without a branch (the same count for every
-/// row of a light), where a search for the run's ends would branch on each of its cells.
+/// Per light, the candidate cells of each axis, then per candidate pair of the other two axes
+/// the cells along the run's axis passing the exact test in its own order,
+/// `(ex^2 + ey^2) + ez^2 <= r^2`. The sums are monotone in the run axis' term, which falls
+/// towards the centre's cell and rises away from it, so the passing cells form one run holding
+/// the centre cell if any cell passes: its length is the number of candidates that pass and its
+/// start the centre minus those that pass below the centre. Both counts run over every
+/// candidate without a branch (the same count for every row of a light), where a search for
+/// the run's ends would branch on each of its cells.
+///
+/// The run goes along the cell order's fastest axis (z in `ZFastest`, x in `XFastest`), so its
+/// cells are consecutive and no cell range of a split output (whole blocks of the slower axes)
+/// ever cuts it (`docs/benchmarks.md`: with eight ranges, runs along x in `ZFastest` cost 1.5x).
 pub(super) fn collect<S: RunSink>(
     axes: &[Axis; 3],
     index: impl Fn(u32, u32, u32) -> u32,
     lights: &Spheres,
     which: core::ops::Range<usize>,
+    along_z: bool,
     mut runs: S,
 ) -> S {
     let mut e2: [Vec<f32>; 3] = Default::default();
@@ -173,26 +180,44 @@ pub(super) fn collect<S: RunSink>(
         let [Some(cx), Some(cy), Some(cz)] = cand else {
             continue;
         };
-        let ex = &e2[0];
-        for (k, &ez) in e2[2].iter().enumerate() {
-            for (j, &ey) in e2[1].iter().enumerate() {
-                let pass = |e: f32| usize::from((e + ey) + ez <= r2);
-                let (mut n, mut below) = (0, 0);
-                for (i, &e) in ex.iter().enumerate() {
-                    let p = pass(e);
-                    n += p;
-                    below += p & usize::from(i < cx.centre);
+        let [ex, ey, ez] = &e2;
+        if along_z {
+            for (i, &ex) in ex.iter().enumerate() {
+                for (j, &ey) in ey.iter().enumerate() {
+                    let exy = ex + ey;
+                    let Some((z, n)) = run_around(ez, cz, |ez| exy + ez <= r2) else {
+                        continue;
+                    };
+                    let (x, y) = (cx.first + i as u32, cy.first + j as u32);
+                    runs.push(index(x, y, z), n, l as u32);
                 }
-                if n == 0 {
-                    continue;
+            }
+        } else {
+            for (k, &ez) in ez.iter().enumerate() {
+                for (j, &ey) in ey.iter().enumerate() {
+                    let Some((x, n)) = run_around(ex, cx, |ex| (ex + ey) + ez <= r2) else {
+                        continue;
+                    };
+                    let (y, z) = (cy.first + j as u32, cz.first + k as u32);
+                    runs.push(index(x, y, z), n, l as u32);
                 }
-                let x = cx.first + (cx.centre - below) as u32;
-                let (y, z) = (cy.first + j as u32, cz.first + k as u32);
-                runs.push(index(x, y, z), n as u32, l as u32);
             }
         }
     }
     runs
+}
+
+/// The run of cells of candidates `c` (terms `e`) whose test `pass` holds, as its first cell
+/// and length, counted without a branch (see [`collect`]); `None` if no cell passes.
+#[inline(always)]
+fn run_around(e: &[f32], c: Candidates, pass: impl Fn(f32) -> bool) -> Option<(u32, u32)> {
+    let (mut n, mut below) = (0, 0);
+    for (i, &e) in e.iter().enumerate() {
+        let p = usize::from(pass(e));
+        n += p;
+        below += p & usize::from(i < c.centre);
+    }
+    (n > 0).then(|| (c.first + (c.centre - below) as u32, n as u32))
 }
 
 #[cfg(test)]
