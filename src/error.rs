@@ -79,7 +79,9 @@ pub enum BvError {
     AllocationFailed,
     /// A bounding volume was asked for an empty set of points.
     NoPoints,
-    /// A cluster grid with a zero dimension, or with more than `u32::MAX` cells.
+    /// A cluster grid with a zero dimension, a dimension above
+    /// [`ClusterGrid::MAX_AXIS_CELLS`](crate::cull::ClusterGrid::MAX_AXIS_CELLS), or more than
+    /// `u32::MAX` cells.
     GridDims {
         /// The dimensions asked for.
         dims: [u32; 3],
@@ -135,7 +137,7 @@ impl fmt::Display for BvError {
             BvError::NoPoints => write!(f, "a bounding volume needs at least one point"),
             BvError::GridDims { dims } => write!(
                 f,
-                "a cluster grid of {dims:?} cells: every dimension must be at least 1 and the product at most u32::MAX"
+                "a cluster grid of {dims:?} cells: every dimension must lie in 1..=2^24 and their product be at most u32::MAX"
             ),
             BvError::Camera { what } => write!(f, "bad camera parameters: {what}"),
         }

@@ -339,6 +339,23 @@ fn bad_grids_are_errors() {
         ClusterGrid::uniform(ok, [65536, 65536, 2]),
         Err(BvError::GridDims { .. })
     ));
+    // One dimension past `MAX_AXIS_CELLS` (a negative `i32` cast, say) is refused before any
+    // allocation; at the limit, the grid is built.
+    let max = ClusterGrid::MAX_AXIS_CELLS;
+    for dims in [[u32::MAX, 1, 1], [1, max + 1, 1], [1, 1, max + 1]] {
+        assert_eq!(
+            ClusterGrid::uniform(ok, dims).unwrap_err(),
+            BvError::GridDims { dims }
+        );
+        assert_eq!(
+            ClusterGrid::froxels(64, 64, 1.0, 0.1, 10.0, dims).unwrap_err(),
+            BvError::GridDims { dims }
+        );
+    }
+    assert_eq!(
+        ClusterGrid::uniform(ok, [1, 1, max]).unwrap().dims(),
+        Some([1, 1, max])
+    );
     assert_eq!(
         ClusterGrid::uniform(Aabb::new([0.0, f32::NAN, 0.0], [1.0; 3]), [1, 1, 1]).unwrap_err(),
         BvError::NonFinite { index: 0 }

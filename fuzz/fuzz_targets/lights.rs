@@ -45,7 +45,10 @@ fn read_dims(inp: &mut Input, small: u8) -> [u32; 3] {
 }
 
 fn dims_ok(dims: [u32; 3]) -> bool {
-    !dims.contains(&0) && cells_of(dims) <= u128::from(u32::MAX)
+    let axis_ok = dims
+        .iter()
+        .all(|&d| (1..=ClusterGrid::MAX_AXIS_CELLS).contains(&d));
+    axis_ok && cells_of(dims) <= u128::from(u32::MAX)
 }
 
 /// The exact number of cells (no overflow: three u32 fit in u128).

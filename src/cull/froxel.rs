@@ -104,10 +104,7 @@ impl Froxels {
                 what: "far must exceed near",
             });
         }
-        let cells = dims.iter().map(|&d| u128::from(d)).product::<u128>();
-        if dims.contains(&0) || cells > u128::from(u32::MAX) {
-            return Err(BvError::GridDims { dims });
-        }
+        super::grid::check_dims(dims)?;
         let tan_y = (fov / 2.0).tan();
         let tan_x = tan_y * f64::from(width_px) / f64::from(height_px);
         // Tile i spans ndc in [-1 + 2i/n, -1 + 2(i+1)/n]; ndc u is the slope u * tan.

@@ -42,6 +42,20 @@ pub struct ClusterGrid {
     threads: usize,
 }
 
+/// [`BvError::GridDims`] unless every dimension lies in `1..=MAX_AXIS_CELLS` and their product
+/// is at most `u32::MAX`.
+pub(super) fn check_dims(dims: [u32; 3]) -> Result<(), BvError> {
+    let cells = dims.iter().map(|&d| u128::from(d)).product::<u128>();
+    let axis_ok = dims
+        .iter()
+        .all(|&d| (1..=ClusterGrid::MAX_AXIS_CELLS).contains(&d));
+    if axis_ok && cells <= u128::from(u32::MAX) {
+        Ok(())
+    } else {
+        Err(BvError::GridDims { dims })
+    }
+}
+
 #[derive(Clone, Debug)]
 enum Kind {
     /// Cell `(x, y, z)` spans cell `x` of `axes[0]`, `y` of `axes[1]` and `z` of `axes[2]`.
@@ -54,13 +68,23 @@ enum Kind {
 }
 
 impl ClusterGrid {
+    /// The most cells a [`uniform`](Self::uniform) or [`froxels`](Self::froxels) grid may have
+    /// along one axis: `2^24`. The grid keeps a few numbers per cell boundary of each axis, so
+    /// a dimension of `u32::MAX` (a negative `i32` cast, say) would otherwise ask for up to
+    /// 34 GiB before any light is assigned; it is a [`BvError::GridDims`] instead. The product
+    /// of the three is limited separately, to `u32::MAX` (cell indices are `u32`), and an
+    /// assignment's output takes `4 (cells + 1)` bytes of offsets or `4 cells ceil(lights / 32)`
+    /// bytes of masks.
+    pub const MAX_AXIS_CELLS: u32 = 1 << 24;
+
     /// `dims[0] x dims[1] x dims[2]` equal cells tiling `bounds`. The cell boundaries along each
     /// axis are `min + (max - min) * i / dims` computed in f64 and rounded to nearest f32 (the
     /// first and last are `min` and `max` exactly), shared by neighbouring cells.
     ///
     /// # Errors
     /// [`BvError::NonFinite`] or [`BvError::Inverted`] (index 0) for bad `bounds`;
-    /// [`BvError::GridDims`] if a dimension is zero or there are more than `u32::MAX` cells.
+    /// [`BvError::GridDims`] if a dimension is zero or above [`MAX_AXIS_CELLS`](Self::MAX_AXIS_CELLS),
+    /// or there are more than `u32::MAX` cells.
     pub fn uniform(bounds: Aabb, dims: [u32; 3]) -> Result<ClusterGrid, BvError> {
         if !bounds.min.iter().chain(&bounds.max).all(|v| v.is_finite()) {
             return Err(BvError::NonFinite { index: 0 });
@@ -68,10 +92,7 @@ impl ClusterGrid {
         if (0..3).any(|a| bounds.min[a] > bounds.max[a]) {
             return Err(BvError::Inverted { index: 0 });
         }
-        let cells = dims.iter().map(|&d| u128::from(d)).product::<u128>();
-        if dims.contains(&0) || cells > u128::from(u32::MAX) {
-            return Err(BvError::GridDims { dims });
-        }
+        check_dims(dims)?;
         let axis = |a: usize| Axis::new(bounds.min[a], bounds.max[a], dims[a]);
         Ok(ClusterGrid {
             kind: Kind::Uniform {
@@ -141,8 +162,8 @@ impl ClusterGrid {
     /// # Errors
     /// [`BvError::NonFinite`] (index 0) for a NaN or infinite `fov_y`, `near` or `far`;
     /// [`BvError::Camera`] for a zero `width_px` or `height_px`, `fov_y` outside `(0, pi)`,
-    /// `near <= 0` or `far <= near`; [`BvError::GridDims`] if a dimension is zero or there are
-    /// more than `u32::MAX` cells.
+    /// `near <= 0` or `far <= near`; [`BvError::GridDims`] if a dimension is zero or above
+    /// [`MAX_AXIS_CELLS`](Self::MAX_AXIS_CELLS), or there are more than `u32::MAX` cells.
     pub fn froxels(
         width_px: u32,
         height_px: u32,
