@@ -17,6 +17,8 @@ fn reference(cam: &Camera, cell: [u32; 3], s: &Sphere) -> Option<bool> {
     let p = s.center.map(f64::from);
     let r = f64::from(s.radius);
     let (tx, ty) = cam.tans();
+    // Relative to the light only: every camera here has froxels of the lights' scale (see
+    // `common/froxel_ref.rs` for extreme cameras).
     let tol = 1e-9 * (p[0].abs() + p[1].abs() + p[2].abs() + r + 1e-30) * (1.0 + tx + ty);
     let k = cam.corners(cell);
     // A shortcut that cannot change the answer: the corners' box contains the froxel, so a light
