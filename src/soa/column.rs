@@ -121,6 +121,7 @@ impl<const K: usize> Columns<K> {
         self.len += 1;
     }
 
+    #[inline]
     pub(crate) fn get(&self, i: usize) -> Option<[f32; K]> {
         (i < self.len).then(|| {
             let (chunk, lane) = (i / Chunk::LANES, i % Chunk::LANES);

@@ -182,6 +182,7 @@ macro_rules! container {
 
             /// The primitive at `index`, if any.
             #[must_use]
+            #[inline]
             pub fn get(&self, index: usize) -> Option<$prim> {
                 self.cols.get(index).map(<$prim as Row<$k>>::from_row)
             }
@@ -215,6 +216,7 @@ macro_rules! container {
             }
 
             /// The primitives in index order.
+            #[inline]
             pub fn iter(&self) -> impl ExactSizeIterator<Item = $prim> + DoubleEndedIterator + '_ {
                 (0..self.len()).map(|i| self.get(i).expect("index below len"))
             }
