@@ -260,7 +260,7 @@ impl Froxels {
     /// binary search over all slices is a chain of dependent loads; instead the f32 at most
     /// `lo` picks its bucket of [`slice_table`](Self::slice_table), whose two ends bound the
     /// answer, and a search over the few slices between them settles it.
-    #[inline]
+    #[inline(always)]
     fn first_slice(&self, lo: f64) -> usize {
         let f = lo as f32;
         let f = if f64::from(f) > lo { f.next_down() } else { f };
@@ -277,27 +277,87 @@ impl Froxels {
         s + self.depth[s + 1..=e].partition_point(|&v| v < lo)
     }
 
-    /// The one cell of a light whose ball (radius `rho`) lies strictly inside it, farther than
-    /// `rho` from all six of its planes, if so: then the light meets that cell and, with `rho`
-    /// covering the rounding, no other. No square root or search on this path, which most small
-    /// lights take.
-    #[inline]
-    fn sole_cell(&self, [x, y, pd]: [f64; 3], rho: f64) -> Option<[u32; 3]> {
+    /// The cells of a light whose centre lies strictly inside a cell and whose ball (radius
+    /// `rho`) crosses at most one of that cell's six planes, as `hit` runs; `false` (and no run)
+    /// for any other light. No square root or search on this path, which most small lights
+    /// take (`many_lights`: 6,861 of the 7,463 survivors of the pre-cull; indoor: 40 of
+    /// 2,955).
+    ///
+    /// With `g` the centre's distances inside the six planes, all positive: if every `g > rho`
+    /// the ball meets that cell only. If exactly one `g <= rho`, it also meets the neighbour
+    /// across that plane, and no other cell: the foot of the perpendicular from the centre onto
+    /// the plane is within `rho` of it, so inside the other five planes (farther than `rho`),
+    /// and on the neighbour's face (the neighbour shares those planes, and its opposite plane
+    /// meets this one only at the eye or not at all); any other cell lies beyond a plane
+    /// farther than `rho`. A neighbour outside the grid is none. A flat slice after this one
+    /// (`far <= 5`: every slice but the first is flat at `far`) would let the ball reach the
+    /// slices beyond it, so that case goes the general way. Each `g` is the same plane
+    /// distance the general path evaluates, so the decision keeps the documented bounds (`rho`
+    /// covers its rounding).
+    #[inline(always)]
+    fn few_cells(&self, [x, y, pd]: [f64; 3], rho: f64, hit: &mut impl Runs) -> bool {
         if pd <= 0.0 {
-            return None;
+            return false;
         }
         let k = self.first_slice(pd);
-        if k >= self.depth.len() - 1 || !(pd - rho > self.depth[k] && pd + rho < self.depth[k + 1])
-        {
-            return None;
+        let slices = self.depth.len() - 1;
+        if k >= slices {
+            return false;
         }
         let inv_d = 1.0 / pd;
         let (i, j) = (self.tile(0, x * inv_d), self.tile(1, y * inv_d));
-        let inside = |s: &[f64], c: &[f64], u: f64, i: usize| {
-            (u - s[i] * pd) * c[i] > rho && (s[i + 1] * pd - u) * c[i + 1] > rho
-        };
-        (inside(&self.sx, &self.cx, x, i) && inside(&self.sy, &self.cy, y, j))
-            .then_some([i as u32, j as u32, k as u32])
+        let (sx, cx, sy, cy) = (&self.sx, &self.cx, &self.sy, &self.cy);
+        let g = [
+            pd - self.depth[k],
+            self.depth[k + 1] - pd,
+            (x - sx[i] * pd) * cx[i],
+            (sx[i + 1] * pd - x) * cx[i + 1],
+            (y - sy[j] * pd) * cy[j],
+            (sy[j + 1] * pd - y) * cy[j + 1],
+        ];
+        if !g.iter().all(|&g| g > 0.0) {
+            return false;
+        }
+        let near = g
+            .iter()
+            .enumerate()
+            .fold(0u32, |m, (b, &g)| m | u32::from(g <= rho) << b);
+        let [dx, dy, _] = self.dims;
+        let (i, j, k) = (i as u32, j as u32, k as u32);
+        let flat = |a: usize| self.depth[a] >= self.depth[a + 1];
+        match near {
+            0 => hit.run([i, j, k], 1),
+            // Across a depth plane: the slice before or after, if there is one. (The slice
+            // before is flat only when it is slice 0, `near >= 5`: nothing lies beyond it.)
+            0b1 if k == 0 => hit.run([i, j, k], 1),
+            0b1 => {
+                hit.run([i, j, k - 1], 1);
+                hit.run([i, j, k], 1);
+            }
+            0b10 if k as usize + 1 == slices => hit.run([i, j, k], 1),
+            0b10 if !flat(k as usize + 1) => {
+                hit.run([i, j, k], 1);
+                hit.run([i, j, k + 1], 1);
+            }
+            // Across a tile's side plane: one run of two along x.
+            0b100 if i == 0 => hit.run([i, j, k], 1),
+            0b100 => hit.run([i - 1, j, k], 2),
+            0b1000 if i + 1 == dx => hit.run([i, j, k], 1),
+            0b1000 => hit.run([i, j, k], 2),
+            // Across a row's plane.
+            0b1_0000 if j == 0 => hit.run([i, j, k], 1),
+            0b1_0000 => {
+                hit.run([i, j - 1, k], 1);
+                hit.run([i, j, k], 1);
+            }
+            0b10_0000 if j + 1 == dy => hit.run([i, j, k], 1),
+            0b10_0000 => {
+                hit.run([i, j, k], 1);
+                hit.run([i, j + 1, k], 1);
+            }
+            _ => return false,
+        }
+        true
     }
 
     /// The hits of a light centred in front of the eye (`pd > 0`), `z` its slices.
@@ -622,8 +682,7 @@ impl Froxels {
         let r = f64::from(r);
         let rho = r + SLACK * ((p[0].abs() + p[1].abs() + p[2].abs() + r) * self.spread);
         let (x, y, pd) = (p[0], p[1], -p[2]);
-        if let Some(cell) = self.sole_cell([x, y, pd], rho) {
-            hit.run(cell, 1);
+        if self.few_cells([x, y, pd], rho, hit) {
             return;
         }
         // Slices: depth[k] <= pd + rho and depth[k + 1] >= pd - rho (the sphere meets the slab
