@@ -137,7 +137,8 @@ impl fmt::Display for BvError {
             BvError::NoPoints => write!(f, "a bounding volume needs at least one point"),
             BvError::GridDims { dims } => write!(
                 f,
-                "a cluster grid of {dims:?} cells: every dimension must lie in 1..=2^24 and their product be at most u32::MAX"
+                "a cluster grid of {dims:?} cells: every dimension must lie in 1..={} and their product be at most u32::MAX",
+                crate::cull::ClusterGrid::MAX_AXIS_CELLS
             ),
             BvError::Camera { what } => write!(f, "bad camera parameters: {what}"),
         }

@@ -393,7 +393,13 @@ fn lights_at_the_rounding_boundary() {
         }
     }
     let lights = Spheres::from_slice(&lights).unwrap();
-    check(&grid, &lights, "rounding boundary");
+    // Both orders: the runs go along z in `ZFastest` and along x in `XFastest`, two loops that
+    // must each keep the kernel's order (a review found the x loop untested once `ZFastest`
+    // went along z).
+    for order in [CellOrder::ZFastest, CellOrder::XFastest] {
+        let grid = grid.clone().with_order(order);
+        check(&grid, &lights, &format!("rounding boundary, {order:?}"));
+    }
 }
 
 /// One grid of each kind, with lights scattered around it.

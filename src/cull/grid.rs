@@ -70,8 +70,9 @@ enum Kind {
 impl ClusterGrid {
     /// The most cells a [`uniform`](Self::uniform) or [`froxels`](Self::froxels) grid may have
     /// along one axis: `2^24`. The grid keeps a few numbers per cell boundary of each axis, so
-    /// a dimension of `u32::MAX` (a negative `i32` cast, say) would otherwise ask for up to
-    /// 34 GiB before any light is assigned; it is a [`BvError::GridDims`] instead. The product
+    /// a dimension of `u32::MAX` (a negative `i32` cast, say) would otherwise ask for 16 GiB
+    /// (a uniform axis) to 128 GiB (a froxel grid's rows) before any light is assigned; it is
+    /// a [`BvError::GridDims`] instead. The product
     /// of the three is limited separately, to `u32::MAX` (cell indices are `u32`), and an
     /// assignment's output takes `4 (cells + 1)` bytes of offsets or `4 cells ceil(lights / 32)`
     /// bytes of masks.

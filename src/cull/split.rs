@@ -114,8 +114,9 @@ impl SplitRuns<'_> {
                 return;
             }
             // The cells of the run below `end` (at least `start`), counted: a run is a few
-            // cells (one division instead measured 1% slower on indoor frames with eight
-            // ranges).
+            // cells. (One division instead: uniform frames 3% faster with eight ranges while
+            // uniform runs were cut, indoor within noise; only froxel runs, a few cells, are
+            // cut now.)
             let mut k = 1;
             let first = start;
             start += step;
@@ -141,9 +142,10 @@ impl SplitRuns<'_> {
 /// reloading that bin's length through an address known late) two ranges cost 16% more than
 /// one on a one-thread pool (uniform scene; 10% on the froxel scenes), and `perf` put the
 /// difference on the pushes. Two bins by name, picked by a branch (a light's runs mostly fall
-/// in one range, so it predicts well), cut that to 6-10% (1% on `many_lights`) and made
-/// two-thread frames 5-8% faster (`docs/benchmarks.md`). More ranges still go through
-/// [`SplitRuns`].
+/// in one range, so it predicts well), cut that to 6-10% (1% on `many_lights`), and
+/// two-thread frames were 5-8% faster in three probe alternations in a good period (the
+/// bench's two-thread ratios follow the machine's state more than this; `docs/benchmarks.md`).
+/// More ranges still go through [`SplitRuns`].
 pub(crate) struct TwoRanges {
     /// Runs ending below `mid`, and runs from `mid` on.
     lo: CellRuns,
