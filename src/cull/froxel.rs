@@ -301,7 +301,10 @@ impl Froxels {
         }
         let k = self.first_slice(pd);
         let slices = self.depth.len() - 1;
-        if k >= slices {
+        // A ball as thick as its slice (most large lights) goes the general way before the
+        // division and the tiles: without this exit, indoor frames (where 40 of 2,955 lights
+        // end here) were 4-7% slower; with it, `many_lights` 1-2% slower than without.
+        if k >= slices || 2.0 * rho >= self.depth[k + 1] - self.depth[k] {
             return false;
         }
         let inv_d = 1.0 / pd;
@@ -520,7 +523,8 @@ impl Froxels {
     /// order as that scalar code, lane by lane.
     #[inline(always)]
     fn rows<W: Lanes64>(&self, s: &SliceRows, j: usize) -> RowLanes {
-        let [x, y, pd] = s.p.map(W::splat);
+        // No array `map` here or below: its closure can be left out of line (a call per use).
+        let [x, y, pd] = [W::splat(s.p[0]), W::splat(s.p[1]), W::splat(s.p[2])];
         let (t, t0, t1) = (W::splat(s.t), W::splat(s.t0), W::splat(s.t1));
         let (r0, r1) = (W::splat(s.r[0]), W::splat(s.r[1]));
         let zero = W::splat(0.0);
@@ -569,7 +573,7 @@ impl Froxels {
     #[inline(always)]
     fn accepts<W: Lanes64>(&self, s: &SliceRows, x: W, t: W, ey0: W, i: &[u32; 4]) -> u32 {
         let a0 = W::gather(&self.sx, i);
-        let a1 = W::gather(&self.sx, &i.map(|i| i + 1));
+        let a1 = W::gather(&self.sx, &[i[0] + 1, i[1] + 1, i[2] + 1, i[3] + 1]);
         let e = a0.mul(t).sub(x).max(x.sub(a1.mul(t))).max(W::splat(0.0));
         W::splat(s.ez2).add(e.mul(e)).add(ey0).le(W::splat(s.rho2))
     }
@@ -678,7 +682,9 @@ impl Froxels {
         s: &mut Scratch,
         hit: &mut impl Runs,
     ) {
-        let p = c.map(f64::from);
+        // Not `c.map(f64::from)`: an array `map` was left out of line in one binary (a call
+        // per light, and a quarter of a `many_lights` frame slower).
+        let p = [f64::from(c[0]), f64::from(c[1]), f64::from(c[2])];
         let r = f64::from(r);
         let rho = r + SLACK * ((p[0].abs() + p[1].abs() + p[2].abs() + r) * self.spread);
         let (x, y, pd) = (p[0], p[1], -p[2]);
