@@ -215,6 +215,8 @@ impl BevyClusters {
         }
         let [_, dy, dz] = self.dims;
         let x_step = (dy * dz) as usize;
+        // `Spheres::iter` must inline here: until it was `#[inline]` (commit 8a67a79) its two
+        // calls per light were most of this port's `many_lights` frame (docs/benchmarks.md).
         for (l, light) in lights.iter().enumerate() {
             let s = Ball {
                 c: light.center,
