@@ -1,8 +1,12 @@
 //! Regression tests for what the fuzz targets (`fuzz/`, see `docs/reliability.md`) found: each
 //! test is the minimised finding, written out.
 
+#[path = "common/froxel_ref.rs"]
+mod froxel_ref;
+
 use bvlanes::cull::ClusterGrid;
-use bvlanes::{Aabb, BvError, Octahedron, UpTet, UpTets};
+use bvlanes::{Aabb, BvError, Octahedron, Sphere, Spheres, UpTet, UpTets};
+use froxel_ref::{Camera, froxel_dist};
 use std::time::{Duration, Instant};
 
 /// Grid dimensions whose product overflows `u64` (found by the `lights` target): the cell count
@@ -65,4 +69,52 @@ fn directed_sums_of_cancelling_terms_are_fast_and_exact() {
         took < Duration::from_secs(2),
         "124 directed sums of cancelling terms took {took:?} (the walk from a poor start again?)"
     );
+}
+
+/// A light crossing one plane of its froxel into a neighbour thinner than its reach (found by
+/// the `lights` target on the first version of `Froxels::few_cells`, which listed the light's
+/// froxel and that neighbour only). A 150-degree view with `far` 5.25: slice 0 is
+/// `0.625..5`, slices 1 to 3 are 0.08 deep, and the light at depth 4.5, radius 0.875, crosses
+/// slice 0's far plane and reaches slices 1, 2 and 3; slice 2 was missing.
+#[test]
+fn a_light_through_a_thin_neighbouring_slice_is_listed_beyond_it() {
+    let cam = Camera {
+        w: 3,
+        h: 3,
+        fov_y: 2.625,
+        near: 0.625,
+        far: 5.25,
+        dims: [1, 4, 4],
+    };
+    let light = Sphere::new([-4.5, -4.5, -4.5], 0.875);
+    let grid = cam.grid();
+    let lists = grid.assign(&Spheres::from_slice(&[light]).unwrap());
+    let p = light.center.map(f64::from);
+    let r = f64::from(light.radius);
+    let mut met = 0;
+    for x in 0..cam.dims[0] {
+        for y in 0..cam.dims[1] {
+            for z in 0..cam.dims[2] {
+                let dist = froxel_dist(p, &cam.corners([x, y, z]));
+                let listed = lists.cell(grid.cell_index([x, y, z]).unwrap()) == [0];
+                // Clear cases only (the reference's own rounding aside).
+                if dist <= r - 1e-6 {
+                    assert!(
+                        listed,
+                        "froxel {:?} at distance {dist} is not listed",
+                        [x, y, z]
+                    );
+                    met += 1;
+                } else if dist > r + 1e-6 {
+                    assert!(
+                        !listed,
+                        "froxel {:?} at distance {dist} is listed",
+                        [x, y, z]
+                    );
+                }
+            }
+        }
+    }
+    // Row 1 of slices 0 to 3.
+    assert_eq!(met, 4);
 }

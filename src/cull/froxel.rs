@@ -284,16 +284,16 @@ impl Froxels {
     /// 2,955).
     ///
     /// With `g` the centre's distances inside the six planes, all positive: if every `g > rho`
-    /// the ball meets that cell only. If exactly one `g <= rho`, it also meets the neighbour
-    /// across that plane, and no other cell: the foot of the perpendicular from the centre onto
-    /// the plane is within `rho` of it, so inside the other five planes (farther than `rho`),
-    /// and on the neighbour's face (the neighbour shares those planes, and its opposite plane
-    /// meets this one only at the eye or not at all); any other cell lies beyond a plane
-    /// farther than `rho`. A neighbour outside the grid is none. A flat slice after this one
-    /// (`far <= 5`: every slice but the first is flat at `far`) would let the ball reach the
-    /// slices beyond it, so that case goes the general way. Each `g` is the same plane
-    /// distance the general path evaluates, so the decision keeps the documented bounds (`rho`
-    /// covers its rounding).
+    /// the ball meets that cell only. If exactly one `g <= rho`, and the neighbour across that
+    /// plane has its opposite plane farther than `rho` too (or lies at the grid's edge), the
+    /// ball meets that neighbour and no other cell: the foot of the perpendicular from the
+    /// centre onto the crossed plane is within `rho` of it, so inside the other five planes and
+    /// the neighbour's opposite one, on the neighbour's face; and every other cell lies beyond
+    /// one of those six planes. Without the neighbour's check a thin neighbour (a short slice,
+    /// a flat one when `far <= 5`, an outer tile of a wide view) let the ball pass through into
+    /// the cell beyond, which was not listed (found by the `lights` fuzz target; regression
+    /// test in `tests/fuzz_regressions.rs`). Each distance is one the general path also
+    /// evaluates, so the decision keeps the documented bounds (`rho` covers its rounding).
     #[inline(always)]
     fn few_cells(&self, [x, y, pd]: [f64; 3], rho: f64, hit: &mut impl Runs) -> bool {
         if pd <= 0.0 {
@@ -326,39 +326,56 @@ impl Froxels {
             .enumerate()
             .fold(0u32, |m, (b, &g)| m | u32::from(g <= rho) << b);
         let [dx, dy, _] = self.dims;
-        let (i, j, k) = (i as u32, j as u32, k as u32);
-        let flat = |a: usize| self.depth[a] >= self.depth[a + 1];
-        match near {
-            0 => hit.run([i, j, k], 1),
-            // Across a depth plane: the slice before or after, if there is one. (The slice
-            // before is flat only when it is slice 0, `near >= 5`: nothing lies beyond it.)
-            0b1 if k == 0 => hit.run([i, j, k], 1),
-            0b1 => {
-                hit.run([i, j, k - 1], 1);
-                hit.run([i, j, k], 1);
-            }
-            0b10 if k as usize + 1 == slices => hit.run([i, j, k], 1),
-            0b10 if !flat(k as usize + 1) => {
-                hit.run([i, j, k], 1);
-                hit.run([i, j, k + 1], 1);
-            }
-            // Across a tile's side plane: one run of two along x.
-            0b100 if i == 0 => hit.run([i, j, k], 1),
-            0b100 => hit.run([i - 1, j, k], 2),
-            0b1000 if i + 1 == dx => hit.run([i, j, k], 1),
-            0b1000 => hit.run([i, j, k], 2),
-            // Across a row's plane.
-            0b1_0000 if j == 0 => hit.run([i, j, k], 1),
-            0b1_0000 => {
-                hit.run([i, j - 1, k], 1);
-                hit.run([i, j, k], 1);
-            }
-            0b10_0000 if j + 1 == dy => hit.run([i, j, k], 1),
-            0b10_0000 => {
-                hit.run([i, j, k], 1);
-                hit.run([i, j + 1, k], 1);
-            }
+        // The neighbour across the one plane crossed, and the distance from the centre to that
+        // neighbour's opposite plane: the ball must not reach past it (a thin neighbour, a
+        // short slice or an outer tile of a wide view, would let it meet the cell beyond). A
+        // neighbour at the grid's edge has nothing beyond it.
+        let beyond = match near {
+            0 => None,
+            0b1 if k == 0 => None,
+            0b1 => Some(([i, j, k - 1], (k > 1).then(|| pd - self.depth[k - 1]))),
+            0b10 if k + 1 == slices => None,
+            0b10 => Some((
+                [i, j, k + 1],
+                (k + 2 < slices).then(|| self.depth[k + 2] - pd),
+            )),
+            0b100 if i == 0 => None,
+            0b100 => Some((
+                [i - 1, j, k],
+                (i > 1).then(|| (x - sx[i - 1] * pd) * cx[i - 1]),
+            )),
+            0b1000 if i + 1 == dx as usize => None,
+            0b1000 => Some((
+                [i + 1, j, k],
+                (i + 2 < dx as usize).then(|| (sx[i + 2] * pd - x) * cx[i + 2]),
+            )),
+            0b1_0000 if j == 0 => None,
+            0b1_0000 => Some((
+                [i, j - 1, k],
+                (j > 1).then(|| (y - sy[j - 1] * pd) * cy[j - 1]),
+            )),
+            0b10_0000 if j + 1 == dy as usize => None,
+            0b10_0000 => Some((
+                [i, j + 1, k],
+                (j + 2 < dy as usize).then(|| (sy[j + 2] * pd - y) * cy[j + 2]),
+            )),
             _ => return false,
+        };
+        let cell = |[i, j, k]: [usize; 3]| [i as u32, j as u32, k as u32];
+        match beyond {
+            None => hit.run(cell([i, j, k]), 1),
+            Some((_, Some(far))) if far <= rho => return false,
+            // Along x the two cells make one run; otherwise two runs, lower cell first.
+            Some((n, _)) if n[0] != i => hit.run(cell([i.min(n[0]), j, k]), 2),
+            Some((n, _)) => {
+                let (a, b) = if n < [i, j, k] {
+                    (n, [i, j, k])
+                } else {
+                    ([i, j, k], n)
+                };
+                hit.run(cell(a), 1);
+                hit.run(cell(b), 1);
+            }
         }
         true
     }
