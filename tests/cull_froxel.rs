@@ -738,3 +738,70 @@ fn no_lights_and_a_one_froxel_grid() {
         [n - 5, n - 4, n - 3, n - 2]
     );
 }
+
+/// A light crossing one plane of its froxel into a neighbour thinner than its reach past that
+/// plane meets the cell beyond the neighbour too (`Froxels::few_cells` must then go the
+/// general way), on every side the thin-slice case of `tests/fuzz_regressions.rs` does not
+/// cover: the slice before, the rows above and below, the tiles to the left and right. Found by
+/// a review, which showed that dropping each of those checks passed every other test.
+#[test]
+fn lights_through_a_thin_neighbour_on_every_side() {
+    let c = |w, h, fov_y, near, far, dims| Camera {
+        w,
+        h,
+        fov_y,
+        near,
+        far,
+        dims,
+    };
+    let cases = [
+        // Across slice 3's near plane (70.7), through slice 2 (18.8..70.7) into slice 1.
+        (
+            c(1, 1, 2.8, 0.1, 1000.0, [1, 1, 5]),
+            Sphere::new([0.0, 0.0, -75.0], 60.0),
+            [0, 0, 1],
+        ),
+        // Across row 2's upper plane, through row 3 into row 4.
+        (
+            c(8, 2, 1.0, 1.0, 11.0, [1, 5, 3]),
+            Sphere::new([0.725_424_77, 0.179_847_79, -1.647_020_1], 0.352_573_7),
+            [0, 4, 0],
+        ),
+        // The same mirrored in y: across row 2's lower plane, through row 1 into row 0.
+        (
+            c(8, 2, 1.0, 1.0, 11.0, [1, 5, 3]),
+            Sphere::new([0.725_424_77, -0.179_847_79, -1.647_020_1], 0.352_573_7),
+            [0, 0, 0],
+        ),
+        // Across tile 2's lower plane, through tile 1 (an outer tile of a wide view, thin) into
+        // tile 0; and mirrored in x, across tile 4's upper plane through tile 5 into tile 6.
+        (
+            c(4, 1, 2.0, 0.1, 100.0, [7, 1, 1]),
+            Sphere::new([-23.0, 0.0, -10.0], 5.0),
+            [0, 0, 0],
+        ),
+        (
+            c(4, 1, 2.0, 0.1, 100.0, [7, 1, 1]),
+            Sphere::new([23.0, 0.0, -10.0], 5.0),
+            [6, 0, 0],
+        ),
+    ];
+    for (cam, light, beyond) in cases {
+        let lights = Spheres::from_slice(&[light]).unwrap();
+        assert_eq!(
+            reference(&cam, beyond, &light),
+            Some(true),
+            "{cam:?} {light:?}"
+        );
+        for &b in Backend::available() {
+            let g = cam.grid().with_backend(b).unwrap();
+            let lists = g.assign(&lights);
+            for xyz in all_cells(cam.dims) {
+                let listed = lists.cell(g.cell_index(xyz).unwrap()) == [0];
+                if let Some(e) = reference(&cam, xyz, &light) {
+                    assert_eq!(listed, e, "{cam:?} {light:?} cell {xyz:?} on {b}");
+                }
+            }
+        }
+    }
+}
