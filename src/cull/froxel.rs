@@ -365,16 +365,12 @@ impl Froxels {
         match beyond {
             None => hit.run(cell([i, j, k]), 1),
             Some((_, Some(far))) if far <= rho => return false,
-            // Along x the two cells make one run; otherwise two runs, lower cell first.
+            // Along x the two cells make one run; otherwise two runs (a light's runs may come
+            // in any order: each cell lists it once either way).
             Some((n, _)) if n[0] != i => hit.run(cell([i.min(n[0]), j, k]), 2),
             Some((n, _)) => {
-                let (a, b) = if n < [i, j, k] {
-                    (n, [i, j, k])
-                } else {
-                    ([i, j, k], n)
-                };
-                hit.run(cell(a), 1);
-                hit.run(cell(b), 1);
+                hit.run(cell([i, j, k]), 1);
+                hit.run(cell(n), 1);
             }
         }
         true
