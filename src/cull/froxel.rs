@@ -309,14 +309,14 @@ impl Froxels {
         }
         let inv_d = 1.0 / pd;
         let (i, j) = (self.tile(0, x * inv_d), self.tile(1, y * inv_d));
-        let (sx, cx, sy, cy) = (&self.sx, &self.cx, &self.sy, &self.cy);
+        let p = [x, y, pd];
         let g = [
-            pd - self.depth[k],
-            self.depth[k + 1] - pd,
-            (x - sx[i] * pd) * cx[i],
-            (sx[i + 1] * pd - x) * cx[i + 1],
-            (y - sy[j] * pd) * cy[j],
-            (sy[j + 1] * pd - y) * cy[j + 1],
+            self.inside(p, 2, k, false),
+            self.inside(p, 2, k + 1, true),
+            self.inside(p, 0, i, false),
+            self.inside(p, 0, i + 1, true),
+            self.inside(p, 1, j, false),
+            self.inside(p, 1, j + 1, true),
         ];
         if !g.iter().all(|&g| g > 0.0) {
             return false;
@@ -325,55 +325,69 @@ impl Froxels {
             .iter()
             .enumerate()
             .fold(0u32, |m, (b, &g)| m | u32::from(g <= rho) << b);
-        let [dx, dy, _] = self.dims;
-        // The neighbour across the one plane crossed, and the distance from the centre to that
-        // neighbour's opposite plane: the ball must not reach past it (a thin neighbour, a
-        // short slice or an outer tile of a wide view, would let it meet the cell beyond). A
-        // neighbour at the grid's edge has nothing beyond it.
-        let beyond = match near {
-            0 => None,
-            0b1 if k == 0 => None,
-            0b1 => Some(([i, j, k - 1], (k > 1).then(|| pd - self.depth[k - 1]))),
-            0b10 if k + 1 == slices => None,
-            0b10 => Some((
-                [i, j, k + 1],
-                (k + 2 < slices).then(|| self.depth[k + 2] - pd),
-            )),
-            0b100 if i == 0 => None,
-            0b100 => Some((
-                [i - 1, j, k],
-                (i > 1).then(|| (x - sx[i - 1] * pd) * cx[i - 1]),
-            )),
-            0b1000 if i + 1 == dx as usize => None,
-            0b1000 => Some((
-                [i + 1, j, k],
-                (i + 2 < dx as usize).then(|| (sx[i + 2] * pd - x) * cx[i + 2]),
-            )),
-            0b1_0000 if j == 0 => None,
-            0b1_0000 => Some((
-                [i, j - 1, k],
-                (j > 1).then(|| (y - sy[j - 1] * pd) * cy[j - 1]),
-            )),
-            0b10_0000 if j + 1 == dy as usize => None,
-            0b10_0000 => Some((
-                [i, j + 1, k],
-                (j + 2 < dy as usize).then(|| (sy[j + 2] * pd - y) * cy[j + 2]),
-            )),
-            _ => return false,
+        let cell = [i, j, k];
+        if near == 0 {
+            hit.run(cell_u32(cell), 1);
+            return true;
+        }
+        if near & (near - 1) != 0 {
+            return false;
+        }
+        // The one plane crossed: plane `b` (depth below, above; x below, above; y below,
+        // above) of the cell, along axis `a` of the cell coordinates (x, y, z), towards larger
+        // coordinates if `up`.
+        let b = near.trailing_zeros() as usize;
+        let (a, up) = ([2, 2, 0, 0, 1, 1][b], b % 2 == 1);
+        let (c, len) = (cell[a], self.dims[a] as usize);
+        // No neighbour at the grid's edge: the cell alone.
+        if (up && c + 1 == len) || (!up && c == 0) {
+            hit.run(cell_u32(cell), 1);
+            return true;
+        }
+        // The neighbour's opposite plane (if the grid has one beyond it) must be farther than
+        // `rho` too: a thin neighbour (a short slice or an outer tile of a wide view) would let
+        // the ball meet the cell beyond.
+        let beyond = if up {
+            (c + 2 < len).then_some((c + 2, true))
+        } else {
+            (c > 1).then_some((c - 1, false))
         };
-        let cell = |[i, j, k]: [usize; 3]| [i as u32, j as u32, k as u32];
-        match beyond {
-            None => hit.run(cell([i, j, k]), 1),
-            Some((_, Some(far))) if far <= rho => return false,
-            // Along x the two cells make one run; otherwise two runs (a light's runs may come
-            // in any order: each cell lists it once either way).
-            Some((n, _)) if n[0] != i => hit.run(cell([i.min(n[0]), j, k]), 2),
-            Some((n, _)) => {
-                hit.run(cell([i, j, k]), 1);
-                hit.run(cell(n), 1);
-            }
+        if let Some((q, upper)) = beyond
+            && self.inside(p, a, q, upper) <= rho
+        {
+            return false;
+        }
+        let mut n = cell;
+        n[a] = if up { c + 1 } else { c - 1 };
+        if a == 0 {
+            // Along x the two cells make one run.
+            hit.run(cell_u32([i.min(n[0]), j, k]), 2);
+        } else {
+            // Two runs (a light's runs may come in any order: each cell lists it once).
+            hit.run(cell_u32(cell), 1);
+            hit.run(cell_u32(n), 1);
         }
         true
+    }
+
+    /// The distance from the centre `p = (x, y, depth)` inside plane `q` of cell axis `a` (0:
+    /// the tile slopes `sx`, 1: the row slopes `sy`, 2: the depths): positive on the side of
+    /// the cells the plane bounds from above if `upper`, from below otherwise. For a side plane
+    /// `u = s_q d` that is `(s_q d - u) c_q` or `(u - s_q d) c_q` (`c_q = 1 / sqrt(1 + s_q^2)`,
+    /// so a Euclidean distance), for a depth plane `depth_q - d` or `d - depth_q`.
+    #[inline(always)]
+    fn inside(&self, [x, y, pd]: [f64; 3], a: usize, q: usize, upper: bool) -> f64 {
+        let (u, s, c) = match a {
+            0 => (x, &self.sx, &self.cx),
+            1 => (y, &self.sy, &self.cy),
+            _ if upper => return self.depth[q] - pd,
+            _ => return pd - self.depth[q],
+        };
+        if upper {
+            (s[q] * pd - u) * c[q]
+        } else {
+            (u - s[q] * pd) * c[q]
+        }
     }
 
     /// The hits of a light centred in front of the eye (`pd > 0`), `z` its slices.
@@ -766,6 +780,12 @@ struct RowBatch {
     si: u32,
     j: u32,
     lanes: RowLanes,
+}
+
+/// A cell's coordinates as the runs take them.
+#[inline(always)]
+fn cell_u32([i, j, k]: [usize; 3]) -> [u32; 3] {
+    [i as u32, j as u32, k as u32]
 }
 
 /// The candidate columns (or rows) of a light centred at or behind the eye: the run from the
