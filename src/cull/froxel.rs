@@ -330,23 +330,55 @@ impl Froxels {
             hit.run(cell_u32(cell), 1);
             return true;
         }
-        if near & (near - 1) != 0 {
-            return false;
-        }
-        // The one plane crossed: plane `b` (depth below, above; x below, above; y below,
-        // above) of the cell, along axis `a` of the cell coordinates (x, y, z), towards larger
-        // coordinates if `up`.
+        // The planes crossed: plane `b` (depth below, above; x below, above; y below, above)
+        // of the cell.
         let b = near.trailing_zeros() as usize;
-        let (a, up) = ([2, 2, 0, 0, 1, 1][b], b % 2 == 1);
-        let (c, len) = (cell[a], self.dims[a] as usize);
-        // No neighbour at the grid's edge: the cell alone.
-        if (up && c + 1 == len) || (!up && c == 0) {
-            hit.run(cell_u32(cell), 1);
+        let rest = near & (near - 1);
+        let Some(n) = self.neighbour(p, rho, cell, b) else {
+            return false;
+        };
+        if rest == 0 {
+            match n {
+                // No neighbour at the grid's edge: the cell alone.
+                None => hit.run(cell_u32(cell), 1),
+                // Along x the two cells make one run.
+                Some(n) if n[0] != i => hit.run(cell_u32([i.min(n[0]), j, k]), 2),
+                // Two runs (a light's runs may come in any order: each cell lists it once).
+                Some(n) => {
+                    hit.run(cell_u32(cell), 1);
+                    hit.run(cell_u32(n), 1);
+                }
+            }
             return true;
         }
-        // The neighbour's opposite plane (if the grid has one beyond it) must be farther than
-        // `rho` too: a thin neighbour (a short slice or an outer tile of a wide view) would let
-        // the ball meet the cell beyond.
+        let b2 = rest.trailing_zeros() as usize;
+        if rest & (rest - 1) != 0 || b / 2 == b2 / 2 {
+            // Three planes, or both planes of one axis (a cell thinner than the ball).
+            return false;
+        }
+        let Some(n2) = self.neighbour(p, rho, cell, b2) else {
+            return false;
+        };
+        self.by_an_edge(rho, cell, [b, b2], [g[b], g[b2]], [n, n2], hit)
+    }
+
+    /// The neighbour of `cell` across its plane `b` (see [`few_cells`](Self::few_cells)):
+    /// `Some(None)` at the grid's edge, where there is none; `None` if the ball (centre `p`,
+    /// radius `rho`) reaches the neighbour's opposite plane too (a thin neighbour, a short slice
+    /// or an outer tile of a wide view, would let it meet the cell beyond).
+    #[inline(always)]
+    fn neighbour(
+        &self,
+        p: [f64; 3],
+        rho: f64,
+        cell: [usize; 3],
+        b: usize,
+    ) -> Option<Option<[usize; 3]>> {
+        let (a, up) = (CELL_AXIS[b], b % 2 == 1);
+        let (c, len) = (cell[a], self.dims[a] as usize);
+        if (up && c + 1 == len) || (!up && c == 0) {
+            return Some(None);
+        }
         let beyond = if up {
             (c + 2 < len).then_some((c + 2, true))
         } else {
@@ -355,19 +387,84 @@ impl Froxels {
         if let Some((q, upper)) = beyond
             && self.inside(p, a, q, upper) <= rho
         {
-            return false;
+            return None;
         }
         let mut n = cell;
         n[a] = if up { c + 1 } else { c - 1 };
-        if a == 0 {
-            // Along x the two cells make one run.
-            hit.run(cell_u32([i.min(n[0]), j, k]), 2);
+        Some(Some(n))
+    }
+
+    /// The end of [`few_cells`](Self::few_cells) for a ball that crosses two planes of its
+    /// cell `c`, `b` (along two different axes) at distances `g` (the neighbours across them,
+    /// `n`, checked as [`neighbour`](Self::neighbour) does; `None` at the grid's edge); `false`
+    /// (and no run) when the planes are too close to parallel for the formula's rounding.
+    ///
+    /// Every point of the ball lies inside the cell's other four planes and the neighbours'
+    /// opposite planes, so the ball meets `c`, the two neighbours `n1`, `n2` and the cell `d`
+    /// across both, and nothing else; and each of the last three only where the ball meets
+    /// the wedge of two half-spaces that holds it near the edge: with `cb` the cosine between
+    /// the planes' unit normals (pointing into `c`), the distance from the centre to `n1`'s
+    /// wedge (beyond plane 1, inside plane 2) is `g1` when the foot of the perpendicular onto
+    /// plane 1 is inside plane 2 (`g1 cb <= g2`), else the distance to the planes' common line,
+    /// `sqrt((g1^2 + g2^2 - 2 cb g1 g2) / (1 - cb^2))`; to `d`'s wedge (beyond both) `g1` when
+    /// `g2 <= cb g1`, `g2` when `g1 <= cb g2`, else the same line distance (as
+    /// [`Cell::beyond_an_edge`]). `g1`, `g2 <= rho`, so only the line can be too far. Its
+    /// rounding grows as `1 / (1 - cb^2)`: planes less than about 3.6 degrees from parallel
+    /// (`cb^2 > 1 - 2^-8`, side planes of views wider than about 173 degrees) go the general
+    /// way, and elsewhere it stays far below the slack `rho - r`.
+    #[inline(always)]
+    fn by_an_edge(
+        &self,
+        rho: f64,
+        c: [usize; 3],
+        [b1, b2]: [usize; 2],
+        [g1, g2]: [f64; 2],
+        [n1, n2]: [Option<[usize; 3]>; 2],
+        hit: &mut impl Runs,
+    ) -> bool {
+        let (m1, m2) = (self.normal(c, b1), self.normal(c, b2));
+        let cb = m1[0] * m2[0] + m1[1] * m2[1] + m1[2] * m2[2];
+        let sin2 = 1.0 - cb * cb;
+        if sin2 < 1.0 / 256.0 {
+            return false;
+        }
+        let line = g1 * g1 + g2 * g2 - 2.0 * cb * g1 * g2 <= rho * rho * sin2;
+        let met1 = n1.is_some() && (g1 * cb <= g2 || line);
+        let met2 = n2.is_some() && (g2 * cb <= g1 || line);
+        let met_d = n1.is_some() && n2.is_some() && (g2 <= cb * g1 || g1 <= cb * g2 || line);
+        let (a1, a2) = (CELL_AXIS[b1], CELL_AXIS[b2]);
+        let (n1, n2) = (n1.unwrap_or(c), n2.unwrap_or(c));
+        let mut d = c;
+        (d[a1], d[a2]) = (n1[a1], n2[a2]);
+        if a1 == 0 {
+            // Along x: the cell and `n1` make one run, `n2` and `d` another.
+            pair_along_x(hit, [c, n1], [true, met1]);
+            pair_along_x(hit, [n2, d], [met2, met_d]);
+        } else if a2 == 0 {
+            pair_along_x(hit, [c, n2], [true, met2]);
+            pair_along_x(hit, [n1, d], [met1, met_d]);
         } else {
-            // Two runs (a light's runs may come in any order: each cell lists it once).
-            hit.run(cell_u32(cell), 1);
-            hit.run(cell_u32(n), 1);
+            for (cell, met) in [(c, true), (n1, met1), (n2, met2), (d, met_d)] {
+                if met {
+                    hit.run(cell_u32(cell), 1);
+                }
+            }
         }
         true
+    }
+
+    /// The unit normal of plane `b` of cell `c` (as in [`few_cells`](Self::few_cells)),
+    /// pointing into the cell, in `(x, y, depth)`: the gradient of [`inside`](Self::inside).
+    #[inline(always)]
+    fn normal(&self, c: [usize; 3], b: usize) -> [f64; 3] {
+        let (a, upper) = (CELL_AXIS[b], b % 2 == 1);
+        let q = c[a] + usize::from(upper);
+        let sign = if upper { -1.0 } else { 1.0 };
+        match a {
+            0 => [sign * self.cx[q], 0.0, -sign * (self.sx[q] * self.cx[q])],
+            1 => [0.0, sign * self.cy[q], -sign * (self.sy[q] * self.cy[q])],
+            _ => [0.0, 0.0, sign],
+        }
     }
 
     /// The distance from the centre `p = (x, y, depth)` inside plane `q` of cell axis `a` (0:
@@ -780,6 +877,21 @@ struct RowBatch {
     si: u32,
     j: u32,
     lanes: RowLanes,
+}
+
+/// The cell axis (0: x, 1: y, 2: depth) of each of a froxel's six planes in the order of
+/// [`Froxels::few_cells`]: depth below, above; x below, above; y below, above.
+const CELL_AXIS: [usize; 6] = [2, 2, 0, 0, 1, 1];
+
+/// Runs for two cells `c[0]`, `c[1]` next to each other along x, each if `met` says so.
+#[inline(always)]
+fn pair_along_x(hit: &mut impl Runs, c: [[usize; 3]; 2], met: [bool; 2]) {
+    match met {
+        [true, true] => hit.run(cell_u32([c[0][0].min(c[1][0]), c[0][1], c[0][2]]), 2),
+        [true, false] => hit.run(cell_u32(c[0]), 1),
+        [false, true] => hit.run(cell_u32(c[1]), 1),
+        [false, false] => {}
+    }
 }
 
 /// A cell's coordinates as the runs take them.
