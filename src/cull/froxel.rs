@@ -318,14 +318,14 @@ impl Froxels {
             self.inside(p, 1, j, false),
             self.inside(p, 1, j + 1, true),
         ];
-        if !g.iter().all(|&g| g > 0.0) {
-            return false;
-        }
         let near = g
             .iter()
             .enumerate()
             .fold(0u32, |m, (b, &g)| m | u32::from(g <= rho) << b);
         let cell = [i, j, k];
+        if !g.iter().all(|&g| g > 0.0) {
+            return self.outside_the_grid(g, near, rho, cell, hit);
+        }
         if near == 0 {
             hit.run(cell_u32(cell), 1);
             return true;
@@ -360,6 +360,39 @@ impl Froxels {
             return false;
         };
         self.by_an_edge(rho, cell, [b, b2], [g[b], g[b2]], [n, n2], hit)
+    }
+
+    /// The end of [`few_cells`](Self::few_cells) for a centre on or outside a plane of its
+    /// cell `cell` (`g` the six distances, `near` the mask of those at most `rho`): when that
+    /// is one of the grid's boundary planes (the tile or slice was clamped) and the ball
+    /// reaches no other plane of the cell, the ball meets that cell alone, iff it reaches the
+    /// boundary plane (the foot of the perpendicular lies inside the other five), or nothing.
+    /// Anything else (beyond an inner plane by rounding, or near another plane) is not settled
+    /// (`false`, no run).
+    #[inline(always)]
+    fn outside_the_grid(
+        &self,
+        g: [f64; 6],
+        near: u32,
+        rho: f64,
+        cell: [usize; 3],
+        hit: &mut impl Runs,
+    ) -> bool {
+        let b = near.trailing_zeros() as usize;
+        let (a, up) = (CELL_AXIS[b], b % 2 == 1);
+        let edge = if up {
+            cell[a] + 1 == self.dims[a] as usize
+        } else {
+            cell[a] == 0
+        };
+        // `near` holds every plane the centre is on or beyond: this one alone.
+        if near & (near - 1) != 0 || !edge || g[b] > 0.0 {
+            return false;
+        }
+        if -g[b] <= rho {
+            hit.run(cell_u32(cell), 1);
+        }
+        true
     }
 
     /// The neighbour of `cell` across its plane `b` (see [`few_cells`](Self::few_cells)):
