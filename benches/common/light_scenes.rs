@@ -67,6 +67,46 @@ pub struct FroxelScene {
     pub lights: Spheres,
 }
 
+/// How many light sets the froxel benchmarks cycle through: the scene's lights and the same
+/// lights as seen by the camera turned a little further each time ([`panned`]).
+pub const PANNED_SETS: usize = 4;
+
+/// The camera's turn between two sets of [`panned`], radians: 0.75 degrees, a camera panning at
+/// 45 degrees a second seen at 60 frames a second.
+pub const PAN_STEP: f64 = 0.75 * std::f64::consts::PI / 180.0;
+
+impl FroxelScene {
+    /// [`PANNED_SETS`] light sets: this scene's lights, then the same lights in the view space
+    /// of the camera turned about its vertical axis by [`PAN_STEP`], twice that, and so on.
+    ///
+    /// The froxel benchmarks time each pass on the next set, never the same one twice in a
+    /// row, as the bench binary does for every branchy baseline: on one fixed set, repeated
+    /// frame after frame, the processor's branch predictor learns the per-light decisions over
+    /// a few frames, which a moving camera does not allow (bvlanes' `many_lights` frames took
+    /// 0.21 ms on one set and 0.29-0.30 ms cycling through these four; the Bevy-style port's
+    /// about 0.59 and 0.60-0.61 ms).
+    pub fn panned(&self) -> Vec<Spheres> {
+        (0..PANNED_SETS)
+            .map(|q| {
+                if q == 0 {
+                    return self.lights.clone();
+                }
+                let (sin, cos) = (q as f64 * PAN_STEP).sin_cos();
+                let turned: Vec<Sphere> = self
+                    .lights
+                    .iter()
+                    .map(|s| {
+                        let [x, y, z] = s.center.map(f64::from);
+                        let c = [x * cos + z * sin, y, z * cos - x * sin];
+                        Sphere::new(c.map(|v| v as f32), s.radius)
+                    })
+                    .collect();
+                Spheres::from_slice(&turned).expect("turned lights are valid")
+            })
+            .collect()
+    }
+}
+
 /// Lights in [`many_lights`] by default.
 pub const MANY_LIGHTS: usize = 100_000;
 
