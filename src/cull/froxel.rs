@@ -196,10 +196,12 @@ impl Froxels {
 
     /// Calls `out.run([x, y, z], n, light)` for every run of froxels each light of chunks `chunks`
     /// (16 lights each) meets, lights ascending. The lights first go through the SIMD pre-cull
-    /// against the whole view volume (`kernel/view_volume.rs`) on `backend`, and each survivor
-    /// is decided ([`for_each_hit`](Self::for_each_hit)) as soon as its chunk is tested, while
-    /// its data is in L1 (deciding the survivors afterwards from a list of indices costs cache
-    /// misses on scattered lights: a quarter of the time on `many_lights`).
+    /// against the whole view volume (`kernel/view_volume.rs`) on `backend`; the survivors
+    /// join a short queue without a branch, and every [`QUEUE_AT`] of them are decided
+    /// ([`for_each_hit`](Self::for_each_hit)) while their data is still in L1 (deciding the
+    /// survivors afterwards from a list of all of them costs cache misses on scattered lights:
+    /// a quarter of the time on `many_lights`; deciding each chunk's survivors at once, a loop
+    /// over its bits, left a mispredicted exit per chunk: 5% slower).
     pub(super) fn assign_chunks(
         &self,
         lights: &Spheres,
@@ -218,6 +220,8 @@ impl Froxels {
             offset: chunks.start * Chunk::LANES,
             scratch,
             out,
+            queue: [0; QUEUE],
+            queued: 0,
         };
         let _ = crate::kernel::run(backend, &kernel, decide);
     }
@@ -972,6 +976,52 @@ struct Decide<'a, O> {
     offset: usize,
     scratch: &'a mut Scratch,
     out: &'a mut O,
+    /// The survivors not yet decided (indices from `offset`), ascending.
+    queue: [u32; QUEUE],
+    queued: usize,
+}
+
+/// Room for [`QUEUE_AT`] survivors and one more chunk's 16.
+const QUEUE: usize = QUEUE_AT + 16;
+
+/// The survivors queued before they are decided: few enough that their data, read by the
+/// pre-cull a moment before, is still in L1.
+const QUEUE_AT: usize = 48;
+
+/// `SET_LANES[m]`: the positions of the set bits of `m`, ascending, then zeros.
+static SET_LANES: [[u8; 8]; 256] = {
+    let mut t = [[0u8; 8]; 256];
+    let mut m = 0;
+    while m < 256 {
+        let (mut b, mut n) = (0, 0);
+        while b < 8 {
+            if m >> b & 1 == 1 {
+                t[m][n] = b as u8;
+                n += 1;
+            }
+            b += 1;
+        }
+        m += 1;
+    }
+    t
+};
+
+impl<O: LightRuns> Decide<'_, O> {
+    /// Decides the queued survivors, in order, and empties the queue.
+    #[inline(always)]
+    fn decide_queued<W: Lanes64>(&mut self) {
+        for q in 0..self.queued {
+            let l = self.offset + self.queue[q] as usize;
+            let light = self.lights.get(l).expect("a survivor is a light");
+            let mut hit = OfLight {
+                out: &mut *self.out,
+                light: l as u32,
+            };
+            self.froxels
+                .for_each_hit::<W>(light.center, light.radius, self.scratch, &mut hit);
+        }
+        self.queued = 0;
+    }
 }
 
 /// Where [`Froxels::assign_chunks`] puts its runs: `run([x, y, z], n, light)` for the froxels
@@ -1011,19 +1061,26 @@ impl<O: LightRuns> Runs for OfLight<'_, O> {
 
 impl<O: LightRuns> Sink for Decide<'_, O> {
     #[inline(always)]
-    fn push<V: Lanes>(&mut self, base: u32, mut bits: u32) -> bool {
-        while bits != 0 {
-            let l = self.offset + base as usize + bits.trailing_zeros() as usize;
-            bits &= bits - 1;
-            let light = self.lights.get(l).expect("a survivor is a light");
-            let mut hit = OfLight {
-                out: &mut *self.out,
-                light: l as u32,
-            };
-            self.froxels
-                .for_each_hit::<V::F64>(light.center, light.radius, self.scratch, &mut hit);
+    fn push<V: Lanes>(&mut self, base: u32, bits: u32) -> bool {
+        // The survivors join the queue without a branch per chunk or light: eight slots
+        // written per half chunk from a table, the count advanced by the survivors'.
+        for (h, half) in [bits & 0xff, bits >> 8 & 0xff].into_iter().enumerate() {
+            let at = self.queued;
+            let lanes = &SET_LANES[half as usize];
+            for (slot, &lane) in self.queue[at..at + 8].iter_mut().zip(lanes) {
+                *slot = base + 8 * h as u32 + u32::from(lane);
+            }
+            self.queued = at + half.count_ones() as usize;
+        }
+        if self.queued >= QUEUE_AT {
+            self.decide_queued::<V::F64>();
         }
         false
+    }
+
+    #[inline(always)]
+    fn finish<V: Lanes>(&mut self) {
+        self.decide_queued::<V::F64>();
     }
 }
 

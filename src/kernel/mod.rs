@@ -68,6 +68,10 @@ pub trait Sink {
     /// Takes the 16 hit bits of the chunk starting at primitive `base` (bit `i` = primitive
     /// `base + i`); returns `true` to stop.
     fn push<V: Lanes>(&mut self, base: u32, bits: u32) -> bool;
+    /// Called once, on the tier, after the last chunk was pushed (not after a `push` that
+    /// returned `true`): a sink that holds work back finishes it here.
+    #[inline(always)]
+    fn finish<V: Lanes>(&mut self) {}
 }
 
 /// `K` column slices of one container, all `len.div_ceil(16)` chunks long.
@@ -222,8 +226,11 @@ pub(crate) fn drive_generic<V: Lanes, K: Kernel, S: Sink>(kernel: &K, mut sink: 
     if rest > 0 {
         sink.window(Chunk::LANES);
         let bits = chunk_bits::<V, K>(kernel, full) & ((1u32 << rest) - 1);
-        let _ = sink.push::<V>((full * Chunk::LANES) as u32, bits);
+        if sink.push::<V>((full * Chunk::LANES) as u32, bits) {
+            return sink;
+        }
     }
+    sink.finish::<V>();
     sink
 }
 
