@@ -144,10 +144,13 @@ impl<'a, const K: usize> Cols<'a, K> {
             .len
             .min(chunks.end * lanes)
             .saturating_sub(chunks.start * lanes);
-        Cols {
-            cols: self.cols.map(|c| &c[chunks.clone()]),
-            len,
+        // A loop, not `self.cols.map(..)`: the array `map` was compiled out of line (a call per
+        // query in the broadphase sweep and per stretch of `from_cells` grids).
+        let mut cols = self.cols;
+        for c in &mut cols {
+            *c = &c[chunks.clone()];
         }
+        Cols { cols, len }
     }
 }
 
