@@ -805,3 +805,76 @@ fn lights_through_a_thin_neighbour_on_every_side() {
         }
     }
 }
+
+/// Small lights beside every edge of a froxel (two of its planes, of different axes, within
+/// reach: `Froxels::by_an_edge` decides them without the general path) and just outside every
+/// boundary face of the grid (`Froxels::outside_the_grid`), with radii on both sides of the
+/// reference distance to the edge or face: every cell against the reference, on every backend.
+#[test]
+fn small_lights_by_every_edge_and_outside_every_boundary_face() {
+    use froxel_ref::{V, segment_dist};
+    let lerp = |a: V, b: V, t: f64| -> V { std::array::from_fn(|i| a[i] + t * (b[i] - a[i])) };
+    let wide = Camera {
+        w: 200,
+        h: 100,
+        fov_y: 2.0,
+        near: 0.5,
+        far: 40.0,
+        dims: [5, 3, 4],
+    };
+    for cam in [indoor_camera([4, 3, 5]), wide] {
+        let [nx, ny, nz] = cam.dims;
+        let mut lights = Vec::new();
+        for xyz in all_cells(cam.dims).step_by(2) {
+            let k = cam.corners(xyz);
+            let centroid: V = std::array::from_fn(|i| k.iter().map(|c| c[i]).sum::<f64>() / 8.0);
+            // The twelve edges: corner pairs that differ in one index bit.
+            for a in 0..8 {
+                for bit in [1, 2, 4] {
+                    let b = a | bit;
+                    if b == a {
+                        continue;
+                    }
+                    let mid = lerp(k[a], k[b], 0.5);
+                    for t in [0.03, 0.1] {
+                        let p = lerp(mid, centroid, t);
+                        let e = segment_dist(p, k[a], k[b]);
+                        for f in [0.9, 1.1, 1.6] {
+                            lights.push(Sphere::new(p.map(|v| v as f32), (e * f) as f32));
+                        }
+                    }
+                }
+            }
+            // The faces on the grid's boundary: corners with index bit `bit` equal to `side`.
+            let [x, y, z] = xyz;
+            for (bit, side, boundary) in [
+                (1, 0, x == 0),
+                (1, 1, x + 1 == nx),
+                (2, 0, y == 0),
+                (2, 1, y + 1 == ny),
+                (4, 0, z == 0),
+                (4, 1, z + 1 == nz),
+            ] {
+                if !boundary {
+                    continue;
+                }
+                let face: Vec<V> = (0..8)
+                    .filter(|c| usize::from(c & bit != 0) == side)
+                    .map(|c| k[c])
+                    .collect();
+                let mid: V = std::array::from_fn(|i| face.iter().map(|c| c[i]).sum::<f64>() / 4.0);
+                let p = lerp(mid, centroid, -0.05);
+                let dist = froxel_dist(p, &k);
+                for f in [0.9, 1.1, 1.6] {
+                    lights.push(Sphere::new(p.map(|v| v as f32), (dist * f) as f32));
+                }
+            }
+        }
+        let lights = Spheres::from_slice(&lights).unwrap();
+        check(
+            &cam,
+            &lights,
+            &format!("{cam:?}, lights by edges and boundary faces"),
+        );
+    }
+}

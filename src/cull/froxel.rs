@@ -445,10 +445,12 @@ impl Froxels {
     /// plane 1 is inside plane 2 (`g1 cb <= g2`), else the distance to the planes' common line,
     /// `sqrt((g1^2 + g2^2 - 2 cb g1 g2) / (1 - cb^2))`; to `d`'s wedge (beyond both) `g1` when
     /// `g2 <= cb g1`, `g2` when `g1 <= cb g2`, else the same line distance (as
-    /// [`Cell::beyond_an_edge`]). `g1`, `g2 <= rho`, so only the line can be too far. Its
-    /// rounding grows as `1 / (1 - cb^2)`: planes less than about 3.6 degrees from parallel
-    /// (`cb^2 > 1 - 2^-8`, side planes of views wider than about 173 degrees) go the general
-    /// way, and elsewhere it stays far below the slack `rho - r`.
+    /// [`Cell::beyond_an_edge`]). `g1`, `g2 <= rho`, so only the line can be too far. The
+    /// comparison's error, as a distance, is of the order of ten units of `2^-52 (|p|_1 + rho)`
+    /// divided by `1 - cb^2`: planes within about 14.5 degrees of parallel (`cb^2 > 15/16`, a side
+    /// plane against a depth plane past slope 3.9, views wider than about 150 degrees) go the
+    /// general way, and elsewhere it stays under about `2^-44` of that scale, a sixteenth of
+    /// the slack `rho - r`.
     #[inline(always)]
     fn by_an_edge(
         &self,
@@ -462,7 +464,7 @@ impl Froxels {
         let (m1, m2) = (self.normal(c, b1), self.normal(c, b2));
         let cb = m1[0] * m2[0] + m1[1] * m2[1] + m1[2] * m2[2];
         let sin2 = 1.0 - cb * cb;
-        if sin2 < 1.0 / 256.0 {
+        if sin2 < 1.0 / 16.0 {
             return false;
         }
         let line = g1 * g1 + g2 * g2 - 2.0 * cb * g1 * g2 <= rho * rho * sin2;
