@@ -68,11 +68,11 @@ pub struct FroxelScene {
 }
 
 /// How many light sets the froxel benchmarks cycle through: the scene's lights and the same
-/// lights as seen by the camera turned a little further each time ([`panned`]).
+/// lights as seen by the camera turned a little further each time ([`FroxelScene::panned`]).
 pub const PANNED_SETS: usize = 4;
 
-/// The camera's turn between two sets of [`panned`], radians: 0.75 degrees, a camera panning at
-/// 45 degrees a second seen at 60 frames a second.
+/// The camera's turn between two sets of [`FroxelScene::panned`], radians: 0.75 degrees, a
+/// camera panning at 45 degrees a second seen at 60 frames a second.
 pub const PAN_STEP: f64 = 0.75 * std::f64::consts::PI / 180.0;
 
 impl FroxelScene {
