@@ -878,3 +878,36 @@ fn small_lights_by_every_edge_and_outside_every_boundary_face() {
         );
     }
 }
+
+/// Review counterexamples: by an edge, the cell across both planes was listed from a face
+/// distance whose foot lay outside the grid, beyond a neighbour whose far plane is the grid's
+/// boundary (a flat slice 0 when `near >= 5`, a flat last slice when `far <= 5`, a big light by
+/// the near plane and the bottom row).
+#[test]
+fn by_an_edge_with_a_neighbour_at_the_grid_boundary() {
+    let cam = |near, far, dims| Camera {
+        w: 480,
+        h: 480,
+        fov_y: 2.4,
+        near,
+        far,
+        dims,
+    };
+    for (c, light) in [
+        (
+            cam(6.0, 9.0, [4, 4, 4]),
+            Sphere::new([-3.858871, -7.2290096, -6.001], 0.33),
+        ),
+        (
+            cam(0.5, 4.0, [4, 4, 2]),
+            Sphere::new([-2.571509, 5.63175, -3.999], 0.33),
+        ),
+        (
+            cam(0.1, 1000.0, [1, 3, 2]),
+            Sphere::new([0.0, -34.0, -40.0], 35.5),
+        ),
+    ] {
+        let lights = Spheres::from_slice(&[light]).unwrap();
+        check(&c, &lights, &format!("{c:?}, {light:?}"));
+    }
+}

@@ -197,7 +197,8 @@ impl Froxels {
     /// Calls `out.run([x, y, z], n, light)` for every run of froxels each light of chunks `chunks`
     /// (16 lights each) meets, lights ascending. The lights first go through the SIMD pre-cull
     /// against the whole view volume (`kernel/view_volume.rs`) on `backend`; the survivors
-    /// join a short queue without a branch, and every [`QUEUE_AT`] of them are decided
+    /// join a short queue without a branch, and once [`QUEUE_AT`] or more are queued (up to 63)
+    /// they are decided
     /// ([`for_each_hit`](Self::for_each_hit)) while their data is still in L1 (deciding the
     /// survivors afterwards from a list of all of them costs cache misses on scattered lights:
     /// a quarter of the time on `many_lights`; deciding each chunk's survivors at once, a loop
@@ -281,11 +282,13 @@ impl Froxels {
         s + self.depth[s + 1..=e].partition_point(|&v| v < lo)
     }
 
-    /// The cells of a light whose centre lies strictly inside a cell and whose ball (radius
-    /// `rho`) crosses at most one of that cell's six planes, as `hit` runs; `false` (and no run)
-    /// for any other light. No square root or search on this path, which most small lights
-    /// take (`many_lights`: 6,861 of the 7,463 survivors of the pre-cull; indoor: 40 of
-    /// 2,955).
+    /// The cells of a light whose ball (radius `rho`) reaches few planes of the cell holding
+    /// (or, clamped, nearest) its centre, as `hit` runs; `false` (and no run) for any other
+    /// light. Three cases: the ball crosses at most one plane (below); two planes of different
+    /// axes ([`by_an_edge`](Self::by_an_edge)); the centre is outside the grid, by one boundary
+    /// plane ([`outside_the_grid`](Self::outside_the_grid)). No square root or search on this
+    /// path, which most small lights take (`many_lights`: 7,389 of the 7,463 survivors of the
+    /// pre-cull; indoor: 172 of 2,955).
     ///
     /// With `g` the centre's distances inside the six planes, all positive: if every `g > rho`
     /// the ball meets that cell only. If exactly one `g <= rho`, and the neighbour across that
@@ -338,7 +341,7 @@ impl Froxels {
         // of the cell.
         let b = near.trailing_zeros() as usize;
         let rest = near & (near - 1);
-        let Some(n) = self.neighbour(p, rho, cell, b) else {
+        let Some(n) = self.neighbour(p, rho, cell, b, rest != 0) else {
             return false;
         };
         if rest == 0 {
@@ -360,7 +363,7 @@ impl Froxels {
             // Three planes, or both planes of one axis (a cell thinner than the ball).
             return false;
         }
-        let Some(n2) = self.neighbour(p, rho, cell, b2) else {
+        let Some(n2) = self.neighbour(p, rho, cell, b2, true) else {
             return false;
         };
         self.by_an_edge(rho, cell, [b, b2], [g[b], g[b2]], [n, n2], hit)
@@ -402,7 +405,10 @@ impl Froxels {
     /// The neighbour of `cell` across its plane `b` (see [`few_cells`](Self::few_cells)):
     /// `Some(None)` at the grid's edge, where there is none; `None` if the ball (centre `p`,
     /// radius `rho`) reaches the neighbour's opposite plane too (a thin neighbour, a short slice
-    /// or an outer tile of a wide view, would let it meet the cell beyond).
+    /// or an outer tile of a wide view, would let it meet the cell beyond). With
+    /// `boundary_too` the neighbour's opposite plane is checked even where it is the grid's
+    /// boundary: [`by_an_edge`](Self::by_an_edge) needs the whole ball inside it (the foot on
+    /// one plane may lie beyond the other neighbour's far side, outside the grid).
     #[inline(always)]
     fn neighbour(
         &self,
@@ -410,6 +416,7 @@ impl Froxels {
         rho: f64,
         cell: [usize; 3],
         b: usize,
+        boundary_too: bool,
     ) -> Option<Option<[usize; 3]>> {
         let (a, up) = (CELL_AXIS[b], b % 2 == 1);
         let (c, len) = (cell[a], self.dims[a] as usize);
@@ -417,9 +424,9 @@ impl Froxels {
             return Some(None);
         }
         let beyond = if up {
-            (c + 2 < len).then_some((c + 2, true))
+            (boundary_too || c + 2 < len).then_some((c + 2, true))
         } else {
-            (c > 1).then_some((c - 1, false))
+            (boundary_too || c > 1).then_some((c - 1, false))
         };
         if let Some((q, upper)) = beyond
             && self.inside(p, a, q, upper) <= rho
@@ -433,11 +440,15 @@ impl Froxels {
 
     /// The end of [`few_cells`](Self::few_cells) for a ball that crosses two planes of its
     /// cell `c`, `b` (along two different axes) at distances `g` (the neighbours across them,
-    /// `n`, checked as [`neighbour`](Self::neighbour) does; `None` at the grid's edge); `false`
-    /// (and no run) when the planes are too close to parallel for the formula's rounding.
+    /// `n`, checked as [`neighbour`](Self::neighbour) does with `boundary_too`; `None` at the
+    /// grid's edge); `false` (and no run) when the planes are too close to parallel for the
+    /// formula's rounding.
     ///
     /// Every point of the ball lies inside the cell's other four planes and the neighbours'
-    /// opposite planes, so the ball meets `c`, the two neighbours `n1`, `n2` and the cell `d`
+    /// opposite planes (checked even where one is the grid's boundary: the first version
+    /// skipped that, as the one-plane case may, and listed the cell across both from a foot
+    /// outside the grid, up to half again farther than `r`; found by review, regression test
+    /// `by_an_edge_with_a_neighbour_at_the_grid_boundary`), so the ball meets `c`, the two neighbours `n1`, `n2` and the cell `d`
     /// across both, and nothing else; and each of the last three only where the ball meets
     /// the wedge of two half-spaces that holds it near the edge: with `cb` the cosine between
     /// the planes' unit normals (pointing into `c`), the distance from the centre to `n1`'s
