@@ -234,7 +234,11 @@ pub fn run(ctx: &Ctx<'_>, targets: &mut Vec<Target>) -> Vec<Table> {
             .to_owned(),
     );
     t.notes.push(format!(
-        "froxel scenes: every row's passes cycle through {PANNED_SETS} light sets, the scene and the same lights seen by          the camera turned about its vertical axis by {:.2} degrees, twice that and so on (a camera panning at 45 degrees          a second, at 60 frames a second), never the same set twice in a row: on one fixed set the branch predictor          learns the per-light decisions within a few frames, which a moving camera does not allow (measured:          `docs/benchmarks.md`); pair counts, lights in view and the checks are the first set's (the scene as described)",
+        "froxel scenes: every row's passes cycle through {PANNED_SETS} light sets, the scene and the same lights seen by \
+         the camera turned about its vertical axis by {:.2} degrees, twice that and so on (a camera panning at 45 degrees \
+         a second, at 60 frames a second), never the same set twice in a row: on one fixed set the branch predictor \
+         learns the per-light decisions within a few frames, which a moving camera does not allow (measured: \
+         `docs/benchmarks.md`); pair counts, lights in view and the checks are the first set's (the scene as described)",
         PAN_STEP.to_degrees()
     ));
     t.notes.push(
