@@ -911,3 +911,170 @@ fn by_an_edge_with_a_neighbour_at_the_grid_boundary() {
         check(&c, &lights, &format!("{c:?}, {light:?}"));
     }
 }
+
+/// The nearest froxels' exact distances as radii: centres inside random froxels of many
+/// cameras (wide views, flat first or last slices, one-cell axes, extreme aspects and scales),
+/// each coordinate at a random fraction of its cell, on a plane, or just inside or outside one;
+/// radii at the f32 neighbours of the exact distances to the six nearest froxels, zero, and a
+/// little past them. Every cell on every backend: listed when the reference distance is at
+/// most `r` less a tolerance, not listed when it exceeds `r + 2 tau` plus the tolerance (the
+/// documented bound). Adapted from the review that found the `by_an_edge` boundary bug.
+#[test]
+fn radii_at_the_distances_of_nearby_froxels_of_many_cameras() {
+    use froxel_ref::V;
+    let box_dist = |p: V, k: &[V; 8]| -> f64 {
+        let mut e2 = 0.0;
+        for a in 0..3 {
+            let lo = k.iter().map(|c| c[a]).fold(f64::INFINITY, f64::min);
+            let hi = k.iter().map(|c| c[a]).fold(f64::NEG_INFINITY, f64::max);
+            let e = (lo - p[a]).max(p[a] - hi).max(0.0);
+            e2 += e * e;
+        }
+        e2.sqrt()
+    };
+    let c = |w, h, fov_y, near, far, dims| Camera {
+        w,
+        h,
+        fov_y,
+        near,
+        far,
+        dims,
+    };
+    let cameras = [
+        c(
+            1920,
+            1080,
+            std::f32::consts::FRAC_PI_4,
+            0.1,
+            60.0,
+            [8, 5, 10],
+        ),
+        c(400, 400, 2.6, 0.5, 40.0, [7, 5, 6]),
+        c(200, 100, 3.0, 0.2, 30.0, [9, 3, 5]),
+        c(100, 100, 3.1, 0.2, 30.0, [6, 6, 4]),
+        c(640, 480, 1.2, 0.5, 4.0, [4, 4, 6]),
+        c(640, 480, 1.0, 6.0, 9.0, [5, 4, 8]),
+        c(640, 480, 2.6, 5.0, 5.25, [3, 3, 4]),
+        c(480, 480, 2.4, 0.5, 4.0, [4, 4, 2]),
+        c(480, 480, 2.4, 6.0, 9.0, [4, 4, 4]),
+        c(480, 480, 2.4, 0.1, 1000.0, [1, 3, 2]),
+        c(800, 600, 1.0, 0.1, 1000.0, [4, 4, 40]),
+        c(800, 600, 0.05, 10.0, 11.0, [3, 3, 3]),
+        c(800, 600, 1.3, 0.3, 50.0, [1, 5, 6]),
+        c(800, 600, 1.3, 0.3, 50.0, [5, 5, 1]),
+        c(3000, 10, 0.3, 0.3, 50.0, [12, 2, 5]),
+        c(1000, 700, 1.4, 1.0, 1e4, [5, 5, 7]),
+        c(1000, 700, 2.4, 1e-3, 0.5, [5, 5, 7]),
+    ];
+    let mut rng = TestRng::named(23, "nearby froxels");
+    let mut checked = [0usize; 2];
+    for cam in cameras {
+        let [nx, ny, _] = cam.dims;
+        let (tx, ty) = cam.tans();
+        let spread = 1.0 + tx + ty;
+        let cells: Vec<([u32; 3], [V; 8])> = all_cells(cam.dims)
+            .map(|xyz| (xyz, cam.corners(xyz)))
+            .collect();
+        let mut lights = Vec::new();
+        for _ in 0..100 {
+            let cell = [0, 1, 2].map(|a| rng.below(cam.dims[a] as usize) as u32);
+            let f: [f64; 3] = std::array::from_fn(|_| match rng.below(6) {
+                0 | 1 => f64::from(rng.unit()),
+                2 => 0.0,
+                3 => 1.0,
+                _ => {
+                    let delta = 10f64.powf(f64::from(rng.range(-5.0, -0.7)));
+                    let s = if rng.chance(0.7) { 1.0 } else { -1.0 };
+                    if rng.chance(0.5) {
+                        s * delta
+                    } else {
+                        1.0 - s * delta
+                    }
+                }
+            });
+            let (d0, d1) = (cam.depth(cell[2]), cam.depth(cell[2] + 1));
+            let d = d0 + f[2] * (d1 - d0);
+            let lerp = |a: f64, b: f64, t: f64| a + t * (b - a);
+            let sx = lerp(
+                Camera::slope(cell[0], nx, tx),
+                Camera::slope(cell[0] + 1, nx, tx),
+                f[0],
+            );
+            let sy = lerp(
+                Camera::slope(cell[1], ny, ty),
+                Camera::slope(cell[1] + 1, ny, ty),
+                f[1],
+            );
+            let p32 = [(sx * d) as f32, (sy * d) as f32, -d as f32];
+            let p = p32.map(f64::from);
+            let mut ds: Vec<f64> = cells
+                .iter()
+                .map(|(_, k)| froxel_dist(p, k))
+                .filter(|&v| v > 0.0)
+                .collect();
+            ds.sort_by(f64::total_cmp);
+            ds.dedup();
+            for &dist in ds.iter().take(6) {
+                let r = dist as f32;
+                for r in [r.next_down(), r, r.next_up()] {
+                    lights.push(Sphere::new(p32, r.max(0.0)));
+                }
+            }
+            lights.push(Sphere::new(p32, 0.0));
+            for &dist in ds.iter().take(4) {
+                let r = dist * (1.0 + 0.6 * f64::from(rng.unit()));
+                lights.push(Sphere::new(p32, r as f32));
+            }
+        }
+        let spheres = Spheres::from_slice(&lights).unwrap();
+        // Per light and cell: `Some(listed)` where the bound decides, `None` in between.
+        let want: Vec<Vec<Option<bool>>> = lights
+            .iter()
+            .map(|s| {
+                let p = s.center.map(f64::from);
+                let r = f64::from(s.radius);
+                let l1 = p[0].abs() + p[1].abs() + p[2].abs();
+                let tau = (l1 + r) * spread / (1u64 << 40) as f64;
+                cells
+                    .iter()
+                    .map(|(_, k)| {
+                        let cmax = k.iter().flatten().fold(0.0f64, |m, &a| m.max(a.abs()));
+                        let tol = 1e-13 * (l1 + r + cmax);
+                        if box_dist(p, k) > r + 2.0 * tau + tol {
+                            return Some(false);
+                        }
+                        let dist = froxel_dist(p, k);
+                        if dist <= r - tol {
+                            Some(true)
+                        } else if dist > r + 2.0 * tau + tol {
+                            Some(false)
+                        } else {
+                            None
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+        for &b in Backend::available() {
+            let grid = cam.grid().with_backend(b).unwrap();
+            let lists = grid.assign(&spheres);
+            for (ci, (xyz, k)) in cells.iter().enumerate() {
+                let got = lists.cell(grid.cell_index(*xyz).unwrap());
+                assert!(got.windows(2).all(|w| w[0] < w[1]), "{cam:?}: ascending");
+                for (l, w) in want.iter().enumerate() {
+                    let Some(expect) = w[ci] else { continue };
+                    let listed = got.binary_search(&(l as u32)).is_ok();
+                    let s = &lights[l];
+                    assert_eq!(
+                        listed,
+                        expect,
+                        "{cam:?} ({b}): light {s:?} in cell {xyz:?}, distance {}",
+                        froxel_dist(s.center.map(f64::from), k)
+                    );
+                    checked[usize::from(expect)] += 1;
+                }
+            }
+        }
+    }
+    assert!(checked[0] > 100_000 && checked[1] > 10_000, "{checked:?}");
+}
