@@ -23,14 +23,7 @@ fn reference(cam: &Camera, cell: [u32; 3], s: &Sphere) -> Option<bool> {
     let k = cam.corners(cell);
     // A shortcut that cannot change the answer: the corners' box contains the froxel, so a light
     // clearly beyond the box is clearly beyond the froxel.
-    let mut e2 = 0.0;
-    for a in 0..3 {
-        let lo = k.iter().map(|c| c[a]).fold(f64::INFINITY, f64::min);
-        let hi = k.iter().map(|c| c[a]).fold(f64::NEG_INFINITY, f64::max);
-        let e = (lo - p[a]).max(p[a] - hi).max(0.0);
-        e2 += e * e;
-    }
-    if e2.sqrt() > r + tol {
+    if box_dist(p, &k) > r + tol {
         return Some(false);
     }
     let dist = froxel_dist(p, &k);
@@ -476,6 +469,31 @@ fn assert_touching_listed(cam: &Camera, lights: &Spheres, what: &str) {
 }
 
 /// Scene 2's camera (1920 x 1080, 45 degrees, near 0.1, far 60) with fewer froxels.
+/// The distance from `p` to the box around the corners `k` (at most the distance to the
+/// froxel they span, which the box contains).
+fn box_dist(p: froxel_ref::V, k: &[froxel_ref::V; 8]) -> f64 {
+    let mut e2 = 0.0;
+    for a in 0..3 {
+        let lo = k.iter().map(|c| c[a]).fold(f64::INFINITY, f64::min);
+        let hi = k.iter().map(|c| c[a]).fold(f64::NEG_INFINITY, f64::max);
+        let e = (lo - p[a]).max(p[a] - hi).max(0.0);
+        e2 += e * e;
+    }
+    e2.sqrt()
+}
+
+/// A camera from its fields in order.
+fn camera(w: u32, h: u32, fov_y: f32, near: f32, far: f32, dims: [u32; 3]) -> Camera {
+    Camera {
+        w,
+        h,
+        fov_y,
+        near,
+        far,
+        dims,
+    }
+}
+
 fn indoor_camera(dims: [u32; 3]) -> Camera {
     Camera {
         w: 1920,
@@ -746,14 +764,7 @@ fn no_lights_and_a_one_froxel_grid() {
 /// a review, which showed that dropping each of those checks passed every other test.
 #[test]
 fn lights_through_a_thin_neighbour_on_every_side() {
-    let c = |w, h, fov_y, near, far, dims| Camera {
-        w,
-        h,
-        fov_y,
-        near,
-        far,
-        dims,
-    };
+    let c = camera;
     let cases = [
         // Across slice 3's near plane (70.7), through slice 2 (18.8..70.7) into slice 1.
         (
@@ -885,14 +896,7 @@ fn small_lights_by_every_edge_and_outside_every_boundary_face() {
 /// the near plane and the bottom row).
 #[test]
 fn by_an_edge_with_a_neighbour_at_the_grid_boundary() {
-    let cam = |near, far, dims| Camera {
-        w: 480,
-        h: 480,
-        fov_y: 2.4,
-        near,
-        far,
-        dims,
-    };
+    let cam = |near, far, dims| camera(480, 480, 2.4, near, far, dims);
     for (c, light) in [
         (
             cam(6.0, 9.0, [4, 4, 4]),
@@ -922,24 +926,7 @@ fn by_an_edge_with_a_neighbour_at_the_grid_boundary() {
 #[test]
 fn radii_at_the_distances_of_nearby_froxels_of_many_cameras() {
     use froxel_ref::V;
-    let box_dist = |p: V, k: &[V; 8]| -> f64 {
-        let mut e2 = 0.0;
-        for a in 0..3 {
-            let lo = k.iter().map(|c| c[a]).fold(f64::INFINITY, f64::min);
-            let hi = k.iter().map(|c| c[a]).fold(f64::NEG_INFINITY, f64::max);
-            let e = (lo - p[a]).max(p[a] - hi).max(0.0);
-            e2 += e * e;
-        }
-        e2.sqrt()
-    };
-    let c = |w, h, fov_y, near, far, dims| Camera {
-        w,
-        h,
-        fov_y,
-        near,
-        far,
-        dims,
-    };
+    let c = camera;
     let cameras = [
         c(
             1920,
