@@ -3,7 +3,7 @@
 //! froxels").
 
 use crate::kernel::{Sink, SpheresVsViewVolume, ViewVolume};
-use crate::lanes::{Lanes, Lanes64};
+use crate::lanes::{Lanes, Lanes64, left_pack_table};
 use crate::round::{f32_at_least, f32_at_most};
 use crate::soa::Chunk;
 use crate::{Aabb, Backend, BvError, Spheres};
@@ -1001,19 +1001,14 @@ const QUEUE: usize = QUEUE_AT + 16;
 /// pre-cull a moment before, is still in L1.
 const QUEUE_AT: usize = 48;
 
-/// `SET_LANES[m]`: the positions of the set bits of `m`, ascending, then zeros.
+/// `SET_LANES[m]`: the positions of the set bits of `m`, ascending, then zeros: the index
+/// writers' left-pack table ([`left_pack_table`]) as bytes.
 static SET_LANES: [[u8; 8]; 256] = {
+    let packed = left_pack_table::<256>();
     let mut t = [[0u8; 8]; 256];
     let mut m = 0;
     while m < 256 {
-        let (mut b, mut n) = (0, 0);
-        while b < 8 {
-            if m >> b & 1 == 1 {
-                t[m][n] = b as u8;
-                n += 1;
-            }
-            b += 1;
-        }
+        t[m] = packed[m].to_le_bytes();
         m += 1;
     }
     t
