@@ -386,20 +386,26 @@ impl Froxels {
         hit: &mut impl Runs,
     ) -> bool {
         let b = near.trailing_zeros() as usize;
-        let (a, up) = (CELL_AXIS[b], b % 2 == 1);
-        let edge = if up {
-            cell[a] + 1 == self.dims[a] as usize
-        } else {
-            cell[a] == 0
-        };
         // `near` holds every plane the centre is on or beyond: this one alone.
-        if near & (near - 1) != 0 || !edge || g[b] > 0.0 {
+        if near & (near - 1) != 0 || !self.at_grid_edge(cell, b) || g[b] > 0.0 {
             return false;
         }
         if -g[b] <= rho {
             hit.run(cell_u32(cell), 1);
         }
         true
+    }
+
+    /// Whether plane `b` of `cell` (as in [`few_cells`](Self::few_cells)) is a boundary plane
+    /// of the grid, with no cell across it.
+    #[inline(always)]
+    fn at_grid_edge(&self, cell: [usize; 3], b: usize) -> bool {
+        let (a, up) = (CELL_AXIS[b], b % 2 == 1);
+        if up {
+            cell[a] + 1 == self.dims[a] as usize
+        } else {
+            cell[a] == 0
+        }
     }
 
     /// The neighbour of `cell` across its plane `b` (see [`few_cells`](Self::few_cells)):
@@ -418,11 +424,11 @@ impl Froxels {
         b: usize,
         boundary_too: bool,
     ) -> Option<Option<[usize; 3]>> {
-        let (a, up) = (CELL_AXIS[b], b % 2 == 1);
-        let (c, len) = (cell[a], self.dims[a] as usize);
-        if (up && c + 1 == len) || (!up && c == 0) {
+        if self.at_grid_edge(cell, b) {
             return Some(None);
         }
+        let (a, up) = (CELL_AXIS[b], b % 2 == 1);
+        let (c, len) = (cell[a], self.dims[a] as usize);
         let beyond = if up {
             (boundary_too || c + 2 < len).then_some((c + 2, true))
         } else {
