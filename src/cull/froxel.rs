@@ -198,11 +198,10 @@ impl Froxels {
     /// (16 lights each) meets, lights ascending. The lights first go through the SIMD pre-cull
     /// against the whole view volume (`kernel/view_volume.rs`) on `backend`; the survivors
     /// join a short queue without a branch, and once [`QUEUE_AT`] or more are queued (up to 63)
-    /// they are decided
-    /// ([`for_each_hit`](Self::for_each_hit)) while their data is still in L1 (deciding the
-    /// survivors afterwards from a list of all of them costs cache misses on scattered lights:
-    /// a quarter of the time on `many_lights`; deciding each chunk's survivors at once, a loop
-    /// over its bits, left a mispredicted exit per chunk: 5% slower).
+    /// they are decided ([`for_each_hit`](Self::for_each_hit)) while their data is still in L1
+    /// (deciding the survivors afterwards from a list of all of them costs cache misses on
+    /// scattered lights: a quarter of the time on `many_lights`; deciding each chunk's
+    /// survivors at once, a loop over its bits, left a mispredicted exit per chunk: 4% slower).
     pub(super) fn assign_chunks(
         &self,
         lights: &Spheres,
@@ -454,8 +453,8 @@ impl Froxels {
     /// opposite planes (checked even where one is the grid's boundary: the first version
     /// skipped that, as the one-plane case may, and listed the cell across both from a foot
     /// outside the grid, up to half again farther than `r`; found by review, regression test
-    /// `by_an_edge_with_a_neighbour_at_the_grid_boundary`), so the ball meets `c`, the two neighbours `n1`, `n2` and the cell `d`
-    /// across both, and nothing else; and each of the last three only where the ball meets
+    /// `by_an_edge_with_a_neighbour_at_the_grid_boundary`), so the ball meets `c`, the two
+    /// neighbours `n1`, `n2` and the cell `d` across both, and nothing else; and each of the last three only where the ball meets
     /// the wedge of two half-spaces that holds it near the edge: with `cb` the cosine between
     /// the planes' unit normals (pointing into `c`), the distance from the centre to `n1`'s
     /// wedge (beyond plane 1, inside plane 2) is `g1` when the foot of the perpendicular onto
