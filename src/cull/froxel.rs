@@ -454,19 +454,19 @@ impl Froxels {
     /// skipped that, as the one-plane case may, and listed the cell across both from a foot
     /// outside the grid, up to half again farther than `r`; found by review, regression test
     /// `by_an_edge_with_a_neighbour_at_the_grid_boundary`), so the ball meets `c`, the two
-    /// neighbours `n1`, `n2` and the cell `d` across both, and nothing else; and each of the last three only where the ball meets
-    /// the wedge of two half-spaces that holds it near the edge: with `cb` the cosine between
-    /// the planes' unit normals (pointing into `c`), the distance from the centre to `n1`'s
-    /// wedge (beyond plane 1, inside plane 2) is `g1` when the foot of the perpendicular onto
-    /// plane 1 is inside plane 2 (`g1 cb <= g2`), else the distance to the planes' common line,
-    /// `sqrt((g1^2 + g2^2 - 2 cb g1 g2) / (1 - cb^2))`; to `d`'s wedge (beyond both) `g1` when
-    /// `g2 <= cb g1`, `g2` when `g1 <= cb g2`, else the same line distance (as
-    /// [`Cell::beyond_an_edge`]). `g1`, `g2 <= rho`, so only the line can be too far. The
-    /// comparison's error, as a distance, is of the order of ten units of `2^-52 (|p|_1 + rho)`
-    /// divided by `1 - cb^2`: planes within about 14.5 degrees of parallel (`cb^2 > 15/16`, a side
-    /// plane against a depth plane past slope 3.9, views wider than about 150 degrees) go the
-    /// general way, and elsewhere it stays under about `2^-44` of that scale, a sixteenth of
-    /// the slack `rho - r`.
+    /// neighbours `n1`, `n2` and the cell `d` across both, and nothing else; and each of the
+    /// last three only where the ball meets the wedge of two half-spaces that holds it near the
+    /// edge: with `cb` the cosine between the planes' unit normals (pointing into `c`), the
+    /// distance from the centre to `n1`'s wedge (beyond plane 1, inside plane 2) is `g1` when
+    /// the foot of the perpendicular onto plane 1 is inside plane 2 (`g1 cb <= g2`), else the
+    /// distance to the planes' common line, `sqrt((g1^2 + g2^2 - 2 cb g1 g2) / (1 - cb^2))`;
+    /// to `d`'s wedge (beyond both) `g1` when `g2 <= cb g1`, `g2` when `g1 <= cb g2`, else the
+    /// same line distance (as [`Cell::beyond_an_edge`]). `g1`, `g2 <= rho`, so only the line
+    /// can be too far. The comparison's error, as a distance, is of the order of ten units of
+    /// `2^-52 (|p|_1 + rho)` divided by `1 - cb^2`: planes within about 14.5 degrees of
+    /// parallel (`cb^2 > 15/16`, a side plane against a depth plane past slope 3.9, views wider
+    /// than about 150 degrees) go the general way, and elsewhere it stays under about `2^-44` of
+    /// that scale, a sixteenth of the slack `rho - r`.
     #[inline(always)]
     fn by_an_edge(
         &self,
