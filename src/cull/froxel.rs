@@ -479,11 +479,10 @@ impl Froxels {
     ) -> bool {
         let (m1, m2) = (self.normal(c, b1), self.normal(c, b2));
         let cb = m1[0] * m2[0] + m1[1] * m2[1] + m1[2] * m2[2];
-        let sin2 = 1.0 - cb * cb;
-        if sin2 < 1.0 / 16.0 {
+        if 1.0 - cb * cb < 1.0 / 16.0 {
             return false;
         }
-        let line = g1 * g1 + g2 * g2 - 2.0 * cb * g1 * g2 <= rho * rho * sin2;
+        let line = near_the_line(g1, g2, cb, rho * rho);
         let met1 = n1.is_some() && (g1 * cb <= g2 || line);
         let met2 = n2.is_some() && (g2 * cb <= g1 || line);
         let met_d = n1.is_some() && n2.is_some() && (g2 <= cb * g1 || g1 <= cb * g2 || line);
@@ -949,6 +948,15 @@ fn pair_along_x(hit: &mut impl Runs, c: [[usize; 3]; 2], met: [bool; 2]) {
     }
 }
 
+/// Whether a point at distances `g1`, `g2` from two planes whose unit normals have cosine `c`
+/// (`|c| < 1`) lies within `sqrt(rho2)` of the planes' common line:
+/// `g1^2 + g2^2 - 2 c g1 g2 <= rho2 (1 - c^2)`, the squared distance times `1 - c^2`, without
+/// a division ([`Cell::beyond_an_edge`], [`Froxels::by_an_edge`]).
+#[inline(always)]
+fn near_the_line(g1: f64, g2: f64, c: f64, rho2: f64) -> bool {
+    g1 * g1 + g2 * g2 - 2.0 * c * g1 * g2 <= rho2 * (1.0 - c * c)
+}
+
 /// A cell's coordinates as the runs take them.
 #[inline(always)]
 fn cell_u32([i, j, k]: [usize; 3]) -> [u32; 3] {
@@ -1226,9 +1234,7 @@ impl Cell {
             (pd - d1, 1.0)
         };
         let far = |g1: f64, g2: f64, c: f64| {
-            (g1 > c * g2)
-                & (g2 > c * g1)
-                & (g1 * g1 + g2 * g2 - 2.0 * c * g1 * g2 > rho2 * (1.0 - c * c))
+            (g1 > c * g2) & (g2 > c * g1) & !near_the_line(g1, g2, c, rho2)
         };
         far(gx, gz, nx * nz) | far(gy, gz, ny * nz) | far(gx, gy, nx * ny)
     }
