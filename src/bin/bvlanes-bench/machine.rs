@@ -47,6 +47,49 @@ pub fn cpu_model() -> String {
         .unwrap_or_else(|| "unknown CPU".to_owned())
 }
 
+/// The CPU's family and model numbers from `/proc/cpuinfo` (e.g. `family 26, model 2`): they tell
+/// one generation of cores from another where the model name does not (`AMD EPYC` on this
+/// project's VMs, which have been of more than one generation). `None` where not listed.
+pub fn cpu_family_model() -> Option<String> {
+    let info = std::fs::read_to_string("/proc/cpuinfo").ok()?;
+    let field = |name: &str| {
+        info.lines()
+            .find(|l| l.split(':').next().map(str::trim) == Some(name))
+            .and_then(|l| l.split(':').nth(1))
+            .map(|v| v.trim().to_owned())
+    };
+    Some(format!(
+        "family {}, model {}",
+        field("cpu family")?,
+        field("model")?
+    ))
+}
+
+/// The SIMD extensions of this CPU that bear on bvlanes' tiers, as detected at run time
+/// (AVX-512F is listed because the crate has no tier for it: a reader of the figures should know
+/// whether the CPU could have run one).
+pub fn simd_features() -> String {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let found = [
+            ("sse4.2", std::arch::is_x86_feature_detected!("sse4.2")),
+            ("avx2", std::arch::is_x86_feature_detected!("avx2")),
+            ("fma", std::arch::is_x86_feature_detected!("fma")),
+            ("avx512f", std::arch::is_x86_feature_detected!("avx512f")),
+        ];
+        let names: Vec<&str> = found.iter().filter(|f| f.1).map(|f| f.0).collect();
+        if names.is_empty() {
+            "none of sse4.2, avx2, fma, avx512f".to_owned()
+        } else {
+            names.join(" ")
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        std::env::consts::ARCH.to_owned()
+    }
+}
+
 /// The median time for a cache line to go from core 0 to core 1 and back (two threads pinned
 /// to the first two cores, taking turns to bump one atomic), or `None` with fewer than two
 /// cores or no pinning. On one die this is tens of nanoseconds; between dies or sockets, or
