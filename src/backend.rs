@@ -15,7 +15,7 @@ pub const BACKEND_ENV: &str = "BVLANES_BACKEND";
 ///
 /// ```
 /// use bvlanes::Backend;
-/// // Scalar and Sse run everywhere; Avx2 only where the CPU has it.
+/// // Scalar and Sse run everywhere; Avx2 and Avx512 only where the CPU has them.
 /// assert!(Backend::available().contains(&Backend::Scalar));
 /// assert!(Backend::detect().is_available());
 /// ```
@@ -33,14 +33,24 @@ pub enum Backend {
     /// Eight lanes with `core::arch::x86_64` AVX2 intrinsics, selected at run time on x86_64 CPUs
     /// with AVX2, FMA and POPCNT.
     Avx2,
+    /// Sixteen lanes (one whole chunk) with `core::arch::x86_64` AVX-512F intrinsics, selected at
+    /// run time on x86_64 CPUs with AVX-512F, AVX2, FMA and POPCNT. Its f64 lanes (the froxel
+    /// rows of light culling) are the AVX2 tier's four.
+    Avx512,
 }
 
 impl Backend {
     /// Every backend this build knows, slowest first.
-    pub const ALL: [Backend; 3] = [Backend::Scalar, Backend::Sse, Backend::Avx2];
+    pub const ALL: [Backend; 4] = [
+        Backend::Scalar,
+        Backend::Sse,
+        Backend::Avx2,
+        Backend::Avx512,
+    ];
 
     /// The backend queries use by default: the fastest one this CPU runs, unless the environment
-    /// variable `BVLANES_BACKEND` (`scalar`, `sse` or `avx2`) names another available one.
+    /// variable `BVLANES_BACKEND` (`scalar`, `sse`, `avx2` or `avx512`) names another available
+    /// one.
     ///
     /// Decided once per process and cached. An unknown name or a backend this CPU lacks in the
     /// variable is ignored (the fastest available backend is used); use
@@ -97,6 +107,7 @@ impl Backend {
         match self {
             Backend::Scalar | Backend::Sse => true,
             Backend::Avx2 => crate::lanes::avx2::is_available(),
+            Backend::Avx512 => crate::lanes::avx512::is_available(),
         }
     }
 
@@ -112,13 +123,14 @@ impl Backend {
         }
     }
 
-    /// Lanes per instruction: 1, 4 or 8.
+    /// Lanes per instruction: 1, 4, 8 or 16.
     #[must_use]
     pub const fn lanes(self) -> usize {
         match self {
             Backend::Scalar => 1,
             Backend::Sse => 4,
             Backend::Avx2 => 8,
+            Backend::Avx512 => 16,
         }
     }
 
@@ -129,6 +141,7 @@ impl Backend {
             Backend::Scalar => "scalar",
             Backend::Sse => "sse",
             Backend::Avx2 => "avx2",
+            Backend::Avx512 => "avx512",
         }
     }
 }
@@ -147,7 +160,7 @@ impl fmt::Display for ParseBackendError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "unknown backend {:?} (expected scalar, sse or avx2)",
+            "unknown backend {:?} (expected scalar, sse, avx2 or avx512)",
             self.0
         )
     }
@@ -158,7 +171,7 @@ impl std::error::Error for ParseBackendError {}
 impl FromStr for Backend {
     type Err = ParseBackendError;
 
-    /// Parses `scalar`, `sse` or `avx2`, ignoring ASCII case.
+    /// Parses `scalar`, `sse`, `avx2` or `avx512`, ignoring ASCII case.
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         Backend::ALL
             .into_iter()

@@ -1,9 +1,9 @@
 //! # bvlanes
 //!
 //! SIMD-batched bounding-volume queries over structure-of-arrays containers: one query against
-//! 4 or 8 primitives per instruction, on the fastest instruction set the running CPU has (chosen
-//! once at run time: AVX2, SSE/NEON via [`wide`], or plain scalar code), with bit-identical answers
-//! on every tier.
+//! 4, 8 or 16 primitives per instruction, on the fastest instruction set the running CPU has
+//! (chosen once at run time: AVX-512, AVX2, SSE/NEON via [`wide`], or plain scalar code), with
+//! bit-identical answers on every tier.
 //!
 //! ```
 //! use bvlanes::{Aabb, Aabbs, Sphere};

@@ -39,5 +39,9 @@ fn env_var_overrides_detection_once() {
     assert_eq!(Backend::from_env(), Ok(None));
     assert_eq!(Backend::best(), *Backend::available().last().unwrap());
     assert_eq!("AvX2".parse::<Backend>(), Ok(Backend::Avx2));
+    assert_eq!("AVX512".parse::<Backend>(), Ok(Backend::Avx512));
+    // The AVX-512 tier's f64 lanes are the AVX2 tier's: it never runs without it.
+    assert!(!Backend::Avx512.is_available() || Backend::Avx2.is_available());
+    assert_eq!(Backend::Avx512.lanes(), 16);
     assert!("neon".parse::<Backend>().is_err());
 }

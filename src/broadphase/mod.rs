@@ -8,10 +8,11 @@
 //! The boxes are sorted by their min along the sweep axis with a radix sort on the float bits
 //! (stable, so ties keep index order) and copied into sorted SoA chunks. The sweep takes each box
 //! in that order and scans the boxes after it while their min is at most its max, testing the
-//! other two intervals of `V::N` boxes per instruction (8 on AVX2, 4 on SSE, 1 on the scalar
-//! tier) and emitting only the set bits of each block's mask. The whole sweep runs inside one
-//! `#[target_feature]` call per task. Every overlapping pair is found once, when its first box
-//! (in sorted order) is swept: the other box comes later, with a min at most the first's max.
+//! other two intervals of `V::N` boxes per instruction (16 on AVX-512, 8 on AVX2, 4 on SSE, 1 on
+//! the scalar tier) and emitting only the set bits of each block's mask. The whole sweep runs
+//! inside one `#[target_feature]` call per task. Every overlapping pair is found once, when its
+//! first box (in sorted order) is swept: the other box comes later, with a min at most the
+//! first's max.
 //! Spheres and octahedra share the sweep with their own exact tests ([`Sweepable`]). See
 //! `docs/algorithms.md`, "Broadphase".
 //!

@@ -259,6 +259,15 @@ pub(crate) fn run<K: Kernel, S: Sink>(backend: Backend, kernel: &K, sink: S) -> 
             // features `drive` is compiled with (off x86_64 the assert always fails).
             unsafe { crate::lanes::avx2::drive(kernel, sink) }
         }
+        Backend::Avx512 => {
+            assert!(
+                backend.is_available(),
+                "avx512 backend used on a CPU without it"
+            );
+            // SAFETY: the assert above checked that this CPU has AVX-512F, AVX2, FMA and
+            // POPCNT, the features `drive` is compiled with (off x86_64 the assert always fails).
+            unsafe { crate::lanes::avx512::drive(kernel, sink) }
+        }
     }
 }
 
@@ -288,6 +297,18 @@ pub(crate) fn run_batch<B: Batch>(backend: Backend, batch: &mut B) {
             // features `drive_batch` is compiled with (off x86_64 the assert always fails).
             unsafe {
                 crate::lanes::avx2::drive_batch(batch);
+            }
+        }
+        Backend::Avx512 => {
+            assert!(
+                backend.is_available(),
+                "avx512 backend used on a CPU without it"
+            );
+            // SAFETY: the assert above checked that this CPU has AVX-512F, AVX2, FMA and
+            // POPCNT, the features `drive_batch` is compiled with (off x86_64 the assert always
+            // fails).
+            unsafe {
+                crate::lanes::avx512::drive_batch(batch);
             }
         }
     }

@@ -1,12 +1,14 @@
-//! The lane trait every kernel is written against, and its three tiers.
+//! The lane trait every kernel is written against, and its four tiers.
 //!
 //! A kernel body is generic over [`Lanes`]; each tier instantiates it: [`scalar::F32x1`] (one
-//! lane), [`sse::F32x4`] (`wide::f32x4`), [`avx2::F32x8`] (`__m256`). Nothing here knows what a
+//! lane), [`sse::F32x4`] (`wide::f32x4`), [`avx2::F32x8`] (`__m256`), [`avx512::F32x16`]
+//! (`__m512`, one whole chunk; masks are `__mmask16`). Nothing here knows what a
 //! sphere is. Every tier implements each operation with the same IEEE operation (no fused
 //! multiply-add anywhere; `min`/`max` return the second operand when the first comparison fails),
 //! so a kernel gives bit-identical answers on every tier.
 
 pub(crate) mod avx2;
+pub(crate) mod avx512;
 pub(crate) mod scalar;
 pub(crate) mod sse;
 
@@ -15,10 +17,11 @@ use core::mem::MaybeUninit;
 
 /// A vector of `N` f32 lanes plus the few operations the kernels need.
 ///
-/// Sealed in practice: only this crate implements it, and values of the AVX2 type exist only inside
-/// the `#[target_feature]` entry point of that tier (see [`avx2`]).
+/// Sealed in practice: only this crate implements it, and values of the AVX2 and AVX-512 types
+/// exist only inside the `#[target_feature]` entry points of those tiers (see [`avx2`],
+/// [`avx512`]).
 pub trait Lanes: Copy {
-    /// Lanes per vector: 1, 4 or 8. Divides [`Chunk::LANES`].
+    /// Lanes per vector: 1, 4, 8 or 16. Divides [`Chunk::LANES`].
     const N: usize;
     /// A lane mask produced by comparisons.
     type Mask: Copy;
@@ -65,8 +68,8 @@ pub trait Lanes: Copy {
 /// rows of a froxel grid, `cull/froxel.rs`). The rules of [`Lanes`] hold: one IEEE operation per
 /// method, the same on every tier, no fused multiply-add, `min`/`max` with x86 semantics; so a
 /// kernel written once over `Lanes64` decides the same on every tier as its one-lane instance.
-/// Values of the AVX2 type live only inside that tier's `#[target_feature]` entry points, as
-/// those of [`Lanes`].
+/// Values of the AVX2 type live only inside the `#[target_feature]` entry points of the AVX2 and
+/// AVX-512 tiers (whose f64 lanes it is), as those of [`Lanes`].
 pub trait Lanes64: Copy {
     /// Lanes per vector.
     const N: usize;

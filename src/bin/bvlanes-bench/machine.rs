@@ -65,9 +65,7 @@ pub fn cpu_family_model() -> Option<String> {
     ))
 }
 
-/// The SIMD extensions of this CPU that bear on bvlanes' tiers, as detected at run time
-/// (AVX-512F is listed because the crate has no tier for it: a reader of the figures should know
-/// whether the CPU could have run one).
+/// The SIMD extensions of this CPU that bear on bvlanes' tiers, as detected at run time.
 pub fn simd_features() -> String {
     #[cfg(target_arch = "x86_64")]
     {

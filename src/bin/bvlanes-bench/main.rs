@@ -106,7 +106,7 @@ usage: bvlanes-bench [options]
 
   --table LIST     tables to run, comma-separated: larsson-aabb, larsson-obb, larsson (both),
                    aabo, limit, lights, broadphase, all (default: all)
-  --backend LIST   tiers whose kernels are timed, comma-separated: scalar, sse, avx2
+  --backend LIST   tiers whose kernels are timed, comma-separated: scalar, sse, avx2, avx512
                    (default: every tier this CPU runs)
   --n N            problem size: pairs per data set (larsson, default 2000000), objects
                    (aabo, default 1000000), primitives of the DRAM-sized sets (limit, default 1048576),
@@ -375,7 +375,7 @@ fn header(a: &Args, pinning: &Pinning) -> String {
     format!(
         "# bvlanes-bench{}\n\n\
          * date: {}\n\
-         * CPU: {}{} ({} logical CPUs; SIMD: {}, no AVX-512 tier in bvlanes); load average at the start (1/5/15 min): {}\n\
+         * CPU: {}{} ({} logical CPUs; SIMD: {}); load average at the start (1/5/15 min): {}\n\
          * backends available: {} (detected: {}); timed: {}\n\
          * rayon workers: {}; pinned by default because a woken worker otherwise starts on the \
            waker's busy CPU here and runs in parallel only milliseconds later\n\
