@@ -753,9 +753,10 @@ fn sum_cols_wide<const K: usize>(cols: [&[Line]; K]) -> f32 {
     acc.iter().fold(f32x4::ZERO, |s, &a| s + a).reduce_add()
 }
 
-/// Sums `data` with the widest SIMD available (AVX2 if the CPU has it, else `wide::f32x4`):
-/// one pass that reads every byte once and does nothing else, the upper bound of any kernel
-/// that reads the same bytes.
+/// Sums `data` with AVX2 if the CPU has it, else `wide::f32x4`: one pass that reads every byte
+/// once and does nothing else. From DRAM that is the bandwidth limit of any kernel reading the
+/// same bytes; in cache it is only a yardstick (AVX-512 kernels exceed it there: there is no
+/// AVX-512 sum).
 #[inline(never)]
 pub fn plain_sum(data: &[f32]) -> f32 {
     #[cfg(target_arch = "x86_64")]

@@ -9,7 +9,9 @@
 //! `#[target_feature(enable = "avx2,fma,popcnt")]` function that the dispatcher calls only after
 //! [`is_available`] returned true (a [`Pinned`](crate::Pinned) view cannot be built for an
 //! unavailable backend). Every method is `#[inline(always)]`, so it is compiled inside `drive`
-//! with the features enabled.
+//! with the features enabled. [`F64x4`], the f64 lanes, is also the AVX-512 tier's
+//! (`super::avx512`): named there only inside that tier's entry points, whose features include
+//! AVX2 and whose detection requires it, so the same argument holds.
 //!
 //! `wide::f32x8` cannot be used here: `wide` picks its implementation at compile time, so inside a
 //! `#[target_feature]` function it still emits two SSE halves.

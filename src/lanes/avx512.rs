@@ -187,3 +187,160 @@ mod absent {
         unreachable!("the avx512 backend is never available off x86_64")
     }
 }
+
+/// Each lane operation of [`F32x16`] against the scalar tier's, bit for bit, on every pair of
+/// special values (signed zeros, infinities, NaNs with payloads, signalling NaNs, subnormals,
+/// the extremes), and its index writer against the scalar one on every 16-bit mask and beyond.
+/// The kernels' tests cover the tier end to end; these pin each operation on its own, NaN
+/// payloads included. (Written by a review of the tier, 2026-11-24.)
+#[cfg(all(test, target_arch = "x86_64"))]
+mod tests {
+    use super::imp::F32x16;
+    use crate::lanes::Lanes;
+    use crate::lanes::scalar::F32x1;
+    use crate::soa::Chunk;
+    use core::mem::MaybeUninit;
+
+    fn specials() -> Vec<f32> {
+        let mut v = vec![
+            0.0,
+            -0.0,
+            1.0,
+            -1.0,
+            0.5,
+            -7.25,
+            3.0e38,
+            1e-40,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::NAN,
+            -f32::NAN,
+            f32::from_bits(0x7fc0_1234),
+            f32::from_bits(0xffc0_4321),
+            f32::from_bits(0x7f80_0001),
+            f32::from_bits(0xff80_0777),
+            f32::from_bits(1),
+            f32::from_bits(0x8000_0001),
+            f32::MAX,
+            f32::MIN,
+            f32::MIN_POSITIVE,
+            -f32::MIN_POSITIVE,
+        ];
+        v.sort_by_key(|x| x.to_bits());
+        v
+    }
+
+    fn lanes(v: F32x16) -> [u32; 16] {
+        // SAFETY: `F32x16` is one `__m512`, 64 bytes of plain f32 bits, as is `[u32; 16]`.
+        unsafe { core::mem::transmute::<F32x16, [u32; 16]>(v) }
+    }
+
+    fn lane(v: F32x1) -> u32 {
+        // SAFETY: `F32x1` wraps one `f32`; every bit pattern is a valid `u32`.
+        unsafe { core::mem::transmute::<F32x1, u32>(v) }
+    }
+
+    /// # Safety
+    /// The CPU must have AVX-512F, AVX2, FMA and POPCNT ([`super::is_available`]).
+    #[target_feature(enable = "avx512f,avx2,fma,popcnt")]
+    unsafe fn check_every_operation() {
+        let sp = specials();
+        let mut pairs: Vec<(f32, f32)> = sp
+            .iter()
+            .flat_map(|&a| sp.iter().map(move |&b| (a, b)))
+            .collect();
+        while !pairs.len().is_multiple_of(16) {
+            pairs.push((0.0, 0.0));
+        }
+        for ch in pairs.chunks(16) {
+            let ca = Chunk(core::array::from_fn(|i| ch[i].0));
+            let cb = Chunk(core::array::from_fn(|i| ch[i].1));
+            let (va, vb) = (F32x16::load(&ca, 0), F32x16::load(&cb, 0));
+            let got = [
+                lanes(va.add(vb)),
+                lanes(va.sub(vb)),
+                lanes(va.mul(vb)),
+                lanes(va.min(vb)),
+                lanes(va.max(vb)),
+                lanes(va.abs()),
+            ];
+            let le = F32x16::bits(va.le(vb));
+            let lt = F32x16::bits(va.lt(vb));
+            let both = F32x16::bits(F32x16::and(va.le(vb), vb.lt(va)));
+            assert!(le < 1 << 16 && lt < 1 << 16 && both < 1 << 16);
+            for i in 0..16 {
+                let (a, b) = (F32x1::load(&ca, i), F32x1::load(&cb, i));
+                let want = [
+                    lane(a.add(b)),
+                    lane(a.sub(b)),
+                    lane(a.mul(b)),
+                    lane(a.min(b)),
+                    lane(a.max(b)),
+                    lane(a.abs()),
+                ];
+                for (op, w) in want.iter().enumerate() {
+                    assert_eq!(
+                        got[op][i], *w,
+                        "op {op}, a = {:?}, b = {:?}",
+                        ch[i].0, ch[i].1
+                    );
+                }
+                assert_eq!(le >> i & 1, F32x1::bits(a.le(b)));
+                assert_eq!(lt >> i & 1, F32x1::bits(a.lt(b)));
+                assert_eq!(both >> i & 1, F32x1::bits(F32x1::and(a.le(b), b.lt(a))));
+            }
+        }
+        for bits in 0u32..0x3_0000 {
+            let (mut wide, mut one) = ([MaybeUninit::uninit(); 20], [MaybeUninit::uninit(); 20]);
+            let n = F32x16::write_chunk_indices(bits, 1000, &mut wide);
+            assert_eq!(
+                n,
+                F32x1::write_chunk_indices(bits, 1000, &mut one),
+                "{bits:#x}"
+            );
+            // SAFETY: both writers initialised their first `n` slots (the trait's contract).
+            let (w, o) = unsafe {
+                (
+                    wide[..n]
+                        .iter()
+                        .map(|x| x.assume_init())
+                        .collect::<Vec<u32>>(),
+                    one[..n]
+                        .iter()
+                        .map(|x| x.assume_init())
+                        .collect::<Vec<u32>>(),
+                )
+            };
+            assert_eq!(w, o, "{bits:#x}");
+        }
+    }
+
+    #[test]
+    fn every_operation_equals_the_scalar_tier_on_special_values() {
+        if !super::is_available() {
+            return;
+        }
+        // SAFETY: the tier's features were detected just above.
+        unsafe { check_every_operation() }
+    }
+
+    /// # Safety
+    /// The CPU must have AVX-512F ([`super::is_available`]).
+    #[target_feature(enable = "avx512f,avx2,fma,popcnt")]
+    unsafe fn write_into_fifteen() {
+        let mut out = [MaybeUninit::uninit(); 15];
+        F32x16::write_chunk_indices(1, 0, &mut out);
+    }
+
+    #[test]
+    fn a_short_index_buffer_panics_instead_of_writing_past_it() {
+        if !super::is_available() {
+            return;
+        }
+        let caught = std::panic::catch_unwind(|| {
+            // SAFETY: the tier's features were detected just above.
+            unsafe { write_into_fifteen() }
+        });
+        assert!(caught.is_err(), "16 slots are required");
+    }
+}

@@ -52,7 +52,8 @@ pub trait Lanes: Copy {
     fn bits(m: Self::Mask) -> u32;
     /// Writes `base + i` for each set bit `i` of the 16-bit chunk mask `bits` (ascending) to the
     /// front of `out` and returns how many were written; those slots are then initialised. May
-    /// write past them: `out.len() >= 20` is required (panics otherwise).
+    /// write past them, up to slot 16: `out.len() >= 16` is required (panics otherwise; the
+    /// callers leave 20).
     fn write_chunk_indices(bits: u32, base: u32, out: &mut [MaybeUninit<u32>]) -> usize;
     /// Number of set bits in a 16-bit chunk mask.
     #[inline(always)]
@@ -60,7 +61,9 @@ pub trait Lanes: Copy {
         bits.count_ones() as usize
     }
 
-    /// The tier's f64 vector (half as many lanes, one instruction each on the same registers).
+    /// The tier's f64 vector: half as many lanes on the same registers (SSE, AVX2), one lane on
+    /// the scalar tier, and AVX2's four on the AVX-512 tier (the froxel rows it serves come a few
+    /// at a time).
     type F64: Lanes64;
 }
 
