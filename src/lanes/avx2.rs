@@ -24,23 +24,7 @@ pub(crate) use imp::*;
 /// Whether this CPU runs the AVX2 tier (AVX2, FMA and POPCNT). Detection is cached by std.
 #[inline]
 pub(crate) fn is_available() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        if cfg!(all(
-            target_feature = "avx2",
-            target_feature = "fma",
-            target_feature = "popcnt"
-        )) {
-            return true;
-        }
-        std::is_x86_feature_detected!("avx2")
-            && std::is_x86_feature_detected!("fma")
-            && std::is_x86_feature_detected!("popcnt")
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
-    }
+    x86_features_available!("avx2", "fma", "popcnt")
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -247,28 +231,4 @@ mod imp {
     }
 }
 
-/// Off x86_64 the tier does not exist: [`is_available`] is false, so these entry points are
-/// never called (the dispatcher asserts availability first); they keep the dispatcher's code the
-/// same on every target.
-#[cfg(not(target_arch = "x86_64"))]
-mod absent {
-    use crate::kernel::{Batch, Kernel, Sink};
-
-    /// Never called (see the module).
-    ///
-    /// # Safety
-    /// Callers must ensure [`super::is_available`] returned true, which never happens here.
-    pub(crate) unsafe fn drive<K: Kernel, S: Sink>(kernel: &K, sink: S) -> S {
-        let _ = (kernel, sink);
-        unreachable!("the avx2 backend is never available off x86_64")
-    }
-
-    /// Never called (see the module).
-    ///
-    /// # Safety
-    /// Callers must ensure [`super::is_available`] returned true, which never happens here.
-    pub(crate) unsafe fn drive_batch<B: Batch>(batch: &mut B) {
-        let _ = batch;
-        unreachable!("the avx2 backend is never available off x86_64")
-    }
-}
+absent_entry_points!("avx2");

@@ -22,25 +22,7 @@ pub(crate) use imp::*;
 /// by std.
 #[inline]
 pub(crate) fn is_available() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        if cfg!(all(
-            target_feature = "avx512f",
-            target_feature = "avx2",
-            target_feature = "fma",
-            target_feature = "popcnt"
-        )) {
-            return true;
-        }
-        std::is_x86_feature_detected!("avx512f")
-            && std::is_x86_feature_detected!("avx2")
-            && std::is_x86_feature_detected!("fma")
-            && std::is_x86_feature_detected!("popcnt")
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
-    }
+    x86_features_available!("avx512f", "avx2", "fma", "popcnt")
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -162,31 +144,7 @@ mod imp {
     }
 }
 
-/// Off x86_64 the tier does not exist: [`is_available`] is false, so these entry points are
-/// never called (the dispatcher asserts availability first); they keep the dispatcher's code the
-/// same on every target.
-#[cfg(not(target_arch = "x86_64"))]
-mod absent {
-    use crate::kernel::{Batch, Kernel, Sink};
-
-    /// Never called (see the module).
-    ///
-    /// # Safety
-    /// Callers must ensure [`super::is_available`] returned true, which never happens here.
-    pub(crate) unsafe fn drive<K: Kernel, S: Sink>(kernel: &K, sink: S) -> S {
-        let _ = (kernel, sink);
-        unreachable!("the avx512 backend is never available off x86_64")
-    }
-
-    /// Never called (see the module).
-    ///
-    /// # Safety
-    /// Callers must ensure [`super::is_available`] returned true, which never happens here.
-    pub(crate) unsafe fn drive_batch<B: Batch>(batch: &mut B) {
-        let _ = batch;
-        unreachable!("the avx512 backend is never available off x86_64")
-    }
-}
+absent_entry_points!("avx512");
 
 /// Each lane operation of [`F32x16`] against the scalar tier's, bit for bit, on every pair of
 /// special values (signed zeros, infinities, NaNs with payloads, signalling NaNs, subnormals,

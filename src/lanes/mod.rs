@@ -7,6 +7,63 @@
 //! multiply-add anywhere; `min`/`max` return the second operand when the first comparison fails),
 //! so a kernel gives bit-identical answers on every tier.
 
+/// The body of an x86_64 tier's `is_available()`: true where the build already enables every one
+/// of the features (no detection needed), else std's run-time detection of each (cached by std);
+/// false off x86_64.
+macro_rules! x86_features_available {
+    ($($feature:tt),+) => {{
+        #[cfg(target_arch = "x86_64")]
+        {
+            cfg!(all($(target_feature = $feature),+))
+                || (true $(&& std::is_x86_feature_detected!($feature))+)
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            false
+        }
+    }};
+}
+
+/// Off x86_64 an x86 tier does not exist: its `is_available` is false, so these entry points are
+/// never called (the dispatcher asserts availability first); they keep the dispatcher's code the
+/// same on every target.
+macro_rules! absent_entry_points {
+    ($tier:literal) => {
+        #[cfg(not(target_arch = "x86_64"))]
+        mod absent {
+            use crate::kernel::{Batch, Kernel, Sink};
+
+            /// Never called (see the module).
+            ///
+            /// # Safety
+            /// Callers must ensure [`super::is_available`] returned true, which never happens
+            /// here.
+            pub(crate) unsafe fn drive<K: Kernel, S: Sink>(kernel: &K, sink: S) -> S {
+                let _ = (kernel, sink);
+                unreachable!(concat!(
+                    "the ",
+                    $tier,
+                    " backend is never available off x86_64"
+                ))
+            }
+
+            /// Never called (see the module).
+            ///
+            /// # Safety
+            /// Callers must ensure [`super::is_available`] returned true, which never happens
+            /// here.
+            pub(crate) unsafe fn drive_batch<B: Batch>(batch: &mut B) {
+                let _ = batch;
+                unreachable!(concat!(
+                    "the ",
+                    $tier,
+                    " backend is never available off x86_64"
+                ))
+            }
+        }
+    };
+}
+
 pub(crate) mod avx2;
 pub(crate) mod avx512;
 pub(crate) mod scalar;
