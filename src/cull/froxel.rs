@@ -555,10 +555,10 @@ impl Froxels {
     /// [`met`](Self::met); the bounds hold with `rho = r + tau`, so a tile really within `r`
     /// of the light is inside them by a margin of order `tau`, far above their rounding.
     ///
-    /// The rows of a slice go through [`rows`](Self::rows) `W::N` at a time (four on AVX2):
-    /// their planes, bounds and the first, cheap, accept test at both ends. Only the rows whose
-    /// ends that test does not settle (about a third on the indoor scene) run the rest of
-    /// [`met`](Self::met) one tile at a time.
+    /// The rows of a slice go through [`rows`](Self::rows) `W::N` at a time (four on AVX2 and
+    /// AVX-512): their planes, bounds and the first, cheap, accept test at both ends. Only the
+    /// rows whose ends that test does not settle (about a third on the indoor scene) run the rest
+    /// of [`met`](Self::met) one tile at a time.
     ///
     /// The work is done in three passes, each over the whole light: every slice's
     /// [`SliceRows`] and candidate rows, then every batch of rows through `rows`, then the
