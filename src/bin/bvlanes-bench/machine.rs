@@ -34,35 +34,25 @@ pub fn load_avg() -> String {
         .unwrap_or_else(|_| "unknown".to_owned())
 }
 
-/// The CPU's model name.
-pub fn cpu_model() -> String {
-    std::fs::read_to_string("/proc/cpuinfo")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("model name"))
-                .and_then(|l| l.split(':').nth(1))
-                .map(|m| m.trim().to_owned())
-        })
-        .unwrap_or_else(|| "unknown CPU".to_owned())
-}
-
-/// The CPU's family and model numbers from `/proc/cpuinfo` (e.g. `family 26, model 2`): they tell
-/// one generation of cores from another where the model name does not (`AMD EPYC` on this
-/// project's VMs, which have been of more than one generation). `None` where not listed.
-pub fn cpu_family_model() -> Option<String> {
-    let info = std::fs::read_to_string("/proc/cpuinfo").ok()?;
-    let field = |name: &str| {
-        info.lines()
-            .find(|l| l.split(':').next().map(str::trim) == Some(name))
-            .and_then(|l| l.split(':').nth(1))
-            .map(|v| v.trim().to_owned())
+/// The CPU's model name from `/proc/cpuinfo`, then its family and model numbers where listed
+/// (e.g. `AMD EPYC, family 26, model 2`): the numbers tell one generation of cores from another
+/// where the name does not (`AMD EPYC` on this project's VMs, which have been of more than one
+/// generation). The file is read once.
+pub fn cpu_description() -> String {
+    let Ok(info) = std::fs::read_to_string("/proc/cpuinfo") else {
+        return "unknown CPU".to_owned();
     };
-    Some(format!(
-        "family {}, model {}",
-        field("cpu family")?,
-        field("model")?
-    ))
+    let field = |name: &str| {
+        info.lines().find_map(|l| {
+            let (key, value) = l.split_once(':')?;
+            (key.trim() == name).then(|| value.trim())
+        })
+    };
+    let mut cpu = field("model name").unwrap_or("unknown CPU").to_owned();
+    if let (Some(family), Some(model)) = (field("cpu family"), field("model")) {
+        cpu.push_str(&format!(", family {family}, model {model}"));
+    }
+    cpu
 }
 
 /// The SIMD extensions of this CPU that bear on bvlanes' tiers, as detected at run time.

@@ -375,7 +375,7 @@ fn header(a: &Args, pinning: &Pinning) -> String {
     format!(
         "# bvlanes-bench{}\n\n\
          * date: {}\n\
-         * CPU: {}{} ({} logical CPUs; SIMD: {}); load average at the start (1/5/15 min): {}\n\
+         * CPU: {} ({} logical CPUs; SIMD: {}); load average at the start (1/5/15 min): {}\n\
          * backends available: {} (detected: {}); timed: {}\n\
          * rayon workers: {}; pinned by default because a woken worker otherwise starts on the \
            waker's busy CPU here and runs in parallel only milliseconds later\n\
@@ -383,8 +383,7 @@ fn header(a: &Args, pinning: &Pinning) -> String {
            rounds, ratios medians of per-round ratios; branchy baselines cycle through several data sets\n",
         if a.quick { " (--quick)" } else { "" },
         machine::now_utc(),
-        machine::cpu_model(),
-        machine::cpu_family_model().map_or_else(String::new, |f| format!(", {f}")),
+        machine::cpu_description(),
         std::thread::available_parallelism().map_or(0, |n| n.get()),
         machine::simd_features(),
         machine::load_avg(),
