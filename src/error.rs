@@ -1,6 +1,6 @@
 //! [`BvError`]: the one error type of the crate.
 
-use crate::Backend;
+use crate::lanes::Backend;
 use core::fmt;
 
 /// Everything that can go wrong when building a container, a [`Frustum`](crate::Frustum) or
@@ -137,8 +137,7 @@ impl fmt::Display for BvError {
             BvError::NoPoints => write!(f, "a bounding volume needs at least one point"),
             BvError::GridDims { dims } => write!(
                 f,
-                "a cluster grid of {dims:?} cells: every dimension must lie in 1..={} and their product be at most u32::MAX",
-                crate::cull::ClusterGrid::MAX_AXIS_CELLS
+                "a cluster grid of {dims:?} cells: every dimension must lie in 1..=ClusterGrid::MAX_AXIS_CELLS and their product be at most u32::MAX"
             ),
             BvError::Camera { what } => write!(f, "bad camera parameters: {what}"),
         }

@@ -93,11 +93,12 @@ mod soa;
 mod strategy;
 mod tasks;
 
-pub use backend::{BACKEND_ENV, Backend, ParseBackendError};
+pub use backend::BACKEND_ENV;
 pub use error::BvError;
+pub use lanes::{Backend, ParseBackendError};
 pub use primitive::{Aabb, DownTet, Frustum, Obb, Octahedron, Point, Sphere, TET_AXES, UpTet};
-pub use query::{Conservative, Container, Hits, Pinned, Query};
-pub use soa::{Aabbs, DownTets, Obbs, Octahedra, Spheres, UpTets};
+pub use query::{Conservative, Hits, Pinned, Query};
+pub use soa::{Aabbs, Container, DownTets, Obbs, Octahedra, Spheres, UpTets};
 pub use strategy::{BoxStrategy, ParseBoxStrategyError, Staged};
 
 /// The README's example, compiled and run as a doc test.

@@ -51,7 +51,7 @@ mod sweep;
 
 pub use persistent::SweepAndPrune;
 
-use crate::kernel::run_batch;
+use crate::lanes::dispatch;
 use crate::tasks::{default_threads, run_tasks};
 use crate::{Aabbs, Backend, BvError, Octahedra, Spheres};
 use sorted::SortedBoxes;
@@ -296,7 +296,7 @@ impl Sweep {
                 range: 0..set.len,
                 pair: &mut f,
             };
-            run_batch(self.backend, &mut batch);
+            dispatch(self.backend, &mut batch);
             return;
         }
         for part in self.complete_tasks(&set, tasks) {
@@ -362,7 +362,7 @@ impl Sweep {
                 range: range.clone(),
                 pair: |i, j| out.push((i, j)),
             };
-            run_batch(self.backend, &mut batch);
+            dispatch(self.backend, &mut batch);
             out
         })
     }
@@ -387,7 +387,7 @@ impl Sweep {
                 b_range: b_range.clone(),
                 pair: |i, j| out.push((i, j)),
             };
-            run_batch(self.backend, &mut batch);
+            dispatch(self.backend, &mut batch);
             out
         });
         for p in parts {

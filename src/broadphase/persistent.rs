@@ -5,8 +5,7 @@ use super::Sweep;
 use super::sorted::{MIN_X, Row, Shape, SortedBoxes, box_rows, order_key, radix_sort};
 use super::sweep::window_scan;
 use crate::Aabbs;
-use crate::kernel::{Batch, run_batch};
-use crate::lanes::Lanes;
+use crate::lanes::{Lanes, WithLanes, dispatch};
 use crate::round::{extent_up, f32_at_most, reach_down};
 
 /// Above this share of moved boxes an update recomputes everything (one in eight).
@@ -167,7 +166,7 @@ impl SweepAndPrune {
                 }
             },
         };
-        run_batch(self.sweep.backend(), &mut batch);
+        dispatch(self.sweep.backend(), &mut batch);
         out.sort_unstable();
         out
     }
@@ -183,9 +182,10 @@ struct Window<'a, F: FnMut(u32, u32)> {
     pair: F,
 }
 
-impl<F: FnMut(u32, u32)> Batch for Window<'_, F> {
+impl<F: FnMut(u32, u32)> WithLanes for &mut Window<'_, F> {
+    type Output = ();
     #[inline(always)]
-    fn run<V: Lanes>(&mut self) {
+    fn run<V: Lanes>(self) {
         let set = self.set;
         for &m in self.moved {
             let q = self.rows[m as usize];

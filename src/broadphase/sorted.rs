@@ -1,8 +1,8 @@
 //! Boxes sorted by min x, in SoA chunks, for the sweep: the radix sort on the float bits and the
 //! copy into sorted order.
 
+use crate::lanes::Chunk;
 use crate::round::{f32_at_least, f32_at_most};
-use crate::soa::Chunk;
 use crate::{Aabbs, Octahedra, Spheres};
 
 /// Column 0 of every shape's rows: the min along the sweep axis ("min x" in the comments of

@@ -2,10 +2,9 @@
 //! min x is at most its max x, `V::N` of them per instruction, tested on y and z.
 
 use super::sorted::{MIN_X, ROW, Row, Shape, SortedBoxes};
-use crate::kernel::{Batch, all_lanes};
+use crate::kernel::all_lanes;
 use crate::kernel::{all_le, box_overlaps, intersection_sums_meet, spheres_overlap};
-use crate::lanes::Lanes;
-use crate::soa::Chunk;
+use crate::lanes::{Chunk, Lanes, WithLanes};
 use core::ops::Range;
 
 /// Room for hits in one [`scan_into`] call.
@@ -222,9 +221,10 @@ pub(super) struct Complete<'a, F: FnMut(u32, u32)> {
     pub(super) pair: F,
 }
 
-impl<F: FnMut(u32, u32)> Batch for Complete<'_, F> {
+impl<F: FnMut(u32, u32)> WithLanes for &mut Complete<'_, F> {
+    type Output = ();
     #[inline(always)]
-    fn run<V: Lanes>(&mut self) {
+    fn run<V: Lanes>(self) {
         match self.set.shape {
             Shape::Boxes => self.sweep::<V, BOXES>(),
             Shape::Spheres => self.sweep::<V, SPHERES>(),
@@ -262,9 +262,10 @@ pub(super) struct Bipartite<'a, F: FnMut(u32, u32)> {
     pub(super) pair: F,
 }
 
-impl<F: FnMut(u32, u32)> Batch for Bipartite<'_, F> {
+impl<F: FnMut(u32, u32)> WithLanes for &mut Bipartite<'_, F> {
+    type Output = ();
     #[inline(always)]
-    fn run<V: Lanes>(&mut self) {
+    fn run<V: Lanes>(self) {
         match self.a.shape {
             Shape::Boxes => self.sweep::<V, BOXES>(),
             Shape::Spheres => self.sweep::<V, SPHERES>(),

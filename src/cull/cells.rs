@@ -3,11 +3,11 @@
 //! the few stretches of cells that can reach it instead of over every cell.
 
 use super::output::RunSink;
-use crate::kernel::{Batch, Sink, run_batch};
-use crate::lanes::Lanes;
+use crate::kernel::Sink;
+use crate::lanes::Chunk;
+use crate::lanes::{Lanes, WithLanes, dispatch};
 use crate::query::{REACH_FLOOR, REACH_WIDEN, aabbs_vs_sphere};
 use crate::round::{extent_up, reach_down};
-use crate::soa::Chunk;
 use crate::{Aabb, Aabbs, Backend, Sphere, Spheres};
 
 /// The cells of a [`from_cells`](super::ClusterGrid::from_cells) grid, as given and binned.
@@ -157,7 +157,7 @@ impl SortedCells {
             which,
             runs,
         };
-        run_batch(backend, &mut batch);
+        dispatch(backend, &mut batch);
         batch.runs
     }
 }
@@ -183,9 +183,10 @@ struct Windows<'a, R> {
     runs: R,
 }
 
-impl<R: RunSink> Batch for Windows<'_, R> {
+impl<R: RunSink> WithLanes for &mut Windows<'_, R> {
+    type Output = ();
     #[inline(always)]
-    fn run<V: Lanes>(&mut self) {
+    fn run<V: Lanes>(self) {
         let cells = self.cells;
         let all = cells.sorted.view();
         let [b0, b1] = cells.bins;

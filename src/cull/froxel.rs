@@ -3,9 +3,9 @@
 //! froxels").
 
 use crate::kernel::{Sink, SpheresVsViewVolume, ViewVolume};
+use crate::lanes::Chunk;
 use crate::lanes::{Lanes, Lanes64, left_pack_table};
 use crate::round::{f32_at_least, f32_at_most};
-use crate::soa::Chunk;
 use crate::{Aabb, Backend, BvError, Spheres};
 
 /// The depth where slice 0 ends and the exponential slices begin (Bevy's default
@@ -1447,7 +1447,7 @@ mod tests {
         }
     }
 
-    /// `rows` on every tier (through `run_batch`, so the AVX2 lanes run inside their entry point)
+    /// `rows` on every tier (through `dispatch`, so the AVX2 lanes run inside their entry point)
     /// against the one-row instance: for every start row (tails included) and every live lane,
     /// the same plane verdict, candidate tiles and accept bits as the scalar code gives that
     /// row, on random and adversarial lights (huge and tiny magnitudes, zero radius, centres on
@@ -1464,8 +1464,9 @@ mod tests {
             slices: &'a [SliceRows],
             out: Vec<(usize, usize, [u32; 5])>,
         }
-        impl crate::kernel::Batch for AllRows<'_> {
-            fn run<V: Lanes>(&mut self) {
+        impl crate::lanes::WithLanes for &mut AllRows<'_> {
+            type Output = ();
+            fn run<V: Lanes>(self) {
                 let n = self.f.dims[1] as usize;
                 for (i, s) in self.slices.iter().enumerate() {
                     for j in 0..n {
@@ -1522,7 +1523,7 @@ mod tests {
                     slices: &slices,
                     out: Vec::new(),
                 };
-                crate::kernel::run_batch(b, &mut all);
+                crate::lanes::dispatch(b, &mut all);
                 for (i, row, got) in all.out {
                     let (_, _, w) = want[i * dims[1] as usize + row];
                     assert_eq!(

@@ -5,7 +5,7 @@ use super::froxel::{FIRST_SLICE_DEPTH, Froxels, LightRuns, Scratch};
 use super::output::{LightLists, LightMasks, RunSink};
 use super::split::{CellSplit, CollectRuns};
 use super::uniform::{self, Axis};
-use crate::soa::Chunk;
+use crate::lanes::Chunk;
 use crate::tasks::{default_threads, on_pool};
 use crate::{Aabb, Aabbs, Backend, BvError, Spheres};
 

@@ -2,11 +2,11 @@
 //! walks a container chunk by chunk and hands each 16-lane chunk's hit mask to a [`Sink`].
 //!
 //! A kernel is a prepared query bound to a container's columns ([`Kernel`]); `block` evaluates one
-//! vector of `V::N` primitives and returns their hit bits. [`drive_generic`] is the only loop: it
+//! vector of `V::N` primitives and returns their hit bits. [`drive`] is the only loop: it
 //! assembles chunk masks, masks the padding lanes of the last chunk, opens output windows and stops
-//! early when the sink asks. [`run`] is the dispatch: one `match` on the backend per call, then the
-//! whole batch runs on one tier. [`Prepared`] is what a bound query is: one kernel, or
-//! [`Either`] of two chosen once per query.
+//! early when the sink asks. [`run`] hands a kernel and its sink to the ISA layer's one
+//! [`dispatch`] as a job; the whole query then runs on one tier. [`Prepared`] is what a bound query
+//! is: one kernel, or [`Either`] of two chosen once per query. Nothing here names a tier.
 
 mod box_box;
 mod box_staged;
@@ -42,11 +42,9 @@ pub(crate) use tet::all_le;
 pub use tet::{TetsAbove, TetsBelow};
 pub(crate) use view_volume::{SpheresVsViewVolume, ViewVolume};
 
-use crate::Backend;
-use crate::lanes::Lanes;
-use crate::lanes::scalar::F32x1;
-use crate::lanes::sse::F32x4;
-use crate::soa::Chunk;
+pub(crate) use crate::soa::Cols;
+
+use crate::lanes::{Backend, Chunk, Lanes, WithLanes, dispatch};
 
 /// A query prepared against one container: evaluates blocks of `V::N` primitives.
 pub trait Kernel {
@@ -72,86 +70,6 @@ pub trait Sink {
     /// returned `true`): a sink that holds work back finishes it here.
     #[inline(always)]
     fn finish<V: Lanes>(&mut self) {}
-}
-
-/// `K` column slices of one container, all `len.div_ceil(16)` chunks long.
-#[derive(Clone, Copy)]
-pub struct Cols<'a, const K: usize> {
-    cols: [&'a [Chunk]; K],
-    len: usize,
-}
-
-impl<'a, const K: usize> Cols<'a, K> {
-    pub(crate) fn new(cols: [&'a [Chunk]; K], len: usize) -> Self {
-        debug_assert!(cols.iter().all(|c| c.len() == len.div_ceil(Chunk::LANES)));
-        Cols { cols, len }
-    }
-
-    /// Block `j` of chunk `chunk` of column `k`.
-    #[inline(always)]
-    pub(crate) fn load<V: Lanes>(&self, k: usize, chunk: usize, j: usize) -> V {
-        // Re-slicing to the chunk count derived from `len` is loop-invariant; with the driver's
-        // loop bound derived from the same `len`, the compiler drops the per-load bounds check.
-        let col = &self.cols[k][..self.len.div_ceil(Chunk::LANES)];
-        V::load(&col[chunk], j)
-    }
-
-    /// Prefetch hint for chunk `chunk` of column `k`; nothing past the end.
-    #[inline(always)]
-    pub(crate) fn prefetch(&self, k: usize, chunk: usize) {
-        if let Some(c) = self.cols[k].get(chunk) {
-            crate::lanes::prefetch(c);
-        }
-    }
-
-    /// Blocks of three consecutive columns `first..first + 3`.
-    #[inline(always)]
-    pub(crate) fn load3<V: Lanes>(&self, first: usize, chunk: usize, j: usize) -> [V; 3] {
-        [
-            self.load(first, chunk, j),
-            self.load(first + 1, chunk, j),
-            self.load(first + 2, chunk, j),
-        ]
-    }
-
-    /// Blocks of four consecutive columns `first..first + 4`.
-    #[inline(always)]
-    pub(crate) fn load4<V: Lanes>(&self, first: usize, chunk: usize, j: usize) -> [V; 4] {
-        [
-            self.load(first, chunk, j),
-            self.load(first + 1, chunk, j),
-            self.load(first + 2, chunk, j),
-            self.load(first + 3, chunk, j),
-        ]
-    }
-
-    #[inline(always)]
-    pub(crate) fn len(&self) -> usize {
-        self.len
-    }
-
-    /// Column `k` of primitive `i < len`.
-    #[inline(always)]
-    pub(crate) fn lane(&self, k: usize, i: usize) -> f32 {
-        self.cols[k][i / crate::soa::Chunk::LANES].0[i % crate::soa::Chunk::LANES]
-    }
-
-    /// The columns of chunks `chunks` only (primitive `chunks.start * 16` becomes primitive 0;
-    /// the last chunk keeps its padding).
-    pub(crate) fn chunks(&self, chunks: core::ops::Range<usize>) -> Self {
-        let lanes = crate::soa::Chunk::LANES;
-        let len = self
-            .len
-            .min(chunks.end * lanes)
-            .saturating_sub(chunks.start * lanes);
-        // A loop, not `self.cols.map(..)`: the array `map` was compiled out of line (a call per
-        // query in the broadphase sweep and per stretch of `from_cells` grids).
-        let mut cols = self.cols;
-        for c in &mut cols {
-            *c = &c[chunks.clone()];
-        }
-        Cols { cols, len }
-    }
 }
 
 // Kernels avoid closures and `array::map` on lane values: they do not reliably inline into the
@@ -210,7 +128,7 @@ fn chunk_bits<V: Lanes, K: Kernel>(kernel: &K, chunk: usize) -> u32 {
 /// The one loop every query runs: all full chunks, then the last chunk with its padding lanes
 /// masked off. The sink sees one 16-bit mask per chunk.
 #[inline(always)]
-pub(crate) fn drive_generic<V: Lanes, K: Kernel, S: Sink>(kernel: &K, mut sink: S) -> S {
+pub(crate) fn drive<V: Lanes, K: Kernel, S: Sink>(kernel: &K, mut sink: S) -> S {
     let len = kernel.len();
     let full = len / Chunk::LANES;
     let mut chunk = 0;
@@ -237,81 +155,29 @@ pub(crate) fn drive_generic<V: Lanes, K: Kernel, S: Sink>(kernel: &K, mut sink: 
     sink
 }
 
-/// Dispatch: runs `kernel` over its container on `backend`, once per call, and returns the sink.
-///
-/// The sink travels by value through the tier's loop and comes back.
+/// A kernel and a sink on their way down to a tier: the [`WithLanes`] job of one query.
+struct Drive<'k, K, S> {
+    kernel: &'k K,
+    sink: S,
+}
+
+impl<K: Kernel, S: Sink> WithLanes for Drive<'_, K, S> {
+    type Output = S;
+    #[inline(always)]
+    fn run<V: Lanes>(self) -> S {
+        drive::<V, K, S>(self.kernel, self.sink)
+    }
+}
+
+/// Runs `kernel` over its container on `backend` (one [`dispatch`] per call) and returns the
+/// sink, which travels by value through the tier's loop and comes back.
 ///
 /// # Panics
-/// If `backend` does not run on this CPU (callers obtain backends through
-/// [`Backend::check`], so this is a bug guard, not a user-facing path).
+/// If `backend` does not run on this CPU (a bug guard: see [`dispatch`]).
 #[inline]
 #[must_use]
 pub(crate) fn run<K: Kernel, S: Sink>(backend: Backend, kernel: &K, sink: S) -> S {
-    match backend {
-        Backend::Scalar => drive_generic::<F32x1, K, S>(kernel, sink),
-        Backend::Sse => drive_generic::<F32x4, K, S>(kernel, sink),
-        Backend::Avx2 => {
-            assert!(
-                backend.is_available(),
-                "avx2 backend used on a CPU without it"
-            );
-            // SAFETY: the assert above checked that this CPU has AVX2, FMA and POPCNT, the
-            // features `drive` is compiled with (off x86_64 the assert always fails).
-            unsafe { crate::lanes::avx2::drive(kernel, sink) }
-        }
-        Backend::Avx512 => {
-            assert!(
-                backend.is_available(),
-                "avx512 backend used on a CPU without it"
-            );
-            // SAFETY: the assert above checked that this CPU has AVX-512F, AVX2, FMA and
-            // POPCNT, the features `drive` is compiled with (off x86_64 the assert always fails).
-            unsafe { crate::lanes::avx512::drive(kernel, sink) }
-        }
-    }
-}
-
-/// Work written once over [`Lanes`] that is not one query over one container (the broadphase
-/// sweep: a query per box, each over a different stretch of the sorted boxes): it runs whole on
-/// one tier, so the `#[target_feature]` boundary is crossed once per batch.
-pub(crate) trait Batch {
-    /// Does the work with `V` lanes.
-    fn run<V: Lanes>(&mut self);
-}
-
-/// Dispatch of a [`Batch`]: one `match` on the backend, then the whole batch on one tier.
-///
-/// # Panics
-/// If `backend` does not run on this CPU (a bug guard, as for [`run`]).
-#[inline]
-pub(crate) fn run_batch<B: Batch>(backend: Backend, batch: &mut B) {
-    match backend {
-        Backend::Scalar => batch.run::<F32x1>(),
-        Backend::Sse => batch.run::<F32x4>(),
-        Backend::Avx2 => {
-            assert!(
-                backend.is_available(),
-                "avx2 backend used on a CPU without it"
-            );
-            // SAFETY: the assert above checked that this CPU has AVX2, FMA and POPCNT, the
-            // features `drive_batch` is compiled with (off x86_64 the assert always fails).
-            unsafe {
-                crate::lanes::avx2::drive_batch(batch);
-            }
-        }
-        Backend::Avx512 => {
-            assert!(
-                backend.is_available(),
-                "avx512 backend used on a CPU without it"
-            );
-            // SAFETY: the assert above checked that this CPU has AVX-512F, AVX2, FMA and
-            // POPCNT, the features `drive_batch` is compiled with (off x86_64 the assert always
-            // fails).
-            unsafe {
-                crate::lanes::avx512::drive_batch(batch);
-            }
-        }
-    }
+    dispatch(backend, Drive { kernel, sink })
 }
 
 /// A bound query ready to run: a [`Kernel`], or a choice between two made once per query.
@@ -337,13 +203,13 @@ pub enum Either<A, B> {
 }
 
 impl<A: Kernel, B: Kernel> Either<A, B> {
-    /// [`drive_generic`] on whichever kernel this is, with `V` lanes: for work already inside a
-    /// tier (a [`Batch`]), where [`Prepared::run`] would dispatch again.
+    /// [`drive`] on whichever kernel this is, with `V` lanes: for work already inside a
+    /// tier (a [`WithLanes`] job), where [`Prepared::run`] would dispatch again.
     #[inline(always)]
     pub(crate) fn drive<V: Lanes, S: Sink>(&self, sink: S) -> S {
         match self {
-            Either::Common(k) => drive_generic::<V, A, S>(k, sink),
-            Either::Rare(k) => drive_generic::<V, B, S>(k, sink),
+            Either::Common(k) => drive::<V, A, S>(k, sink),
+            Either::Rare(k) => drive::<V, B, S>(k, sink),
         }
     }
 }

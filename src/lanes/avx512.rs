@@ -1,162 +1,140 @@
-//! The sixteen-lane tier: `core::arch::x86_64` AVX-512 intrinsics, chosen at run time. One
-//! vector is one whole [`Chunk`].
+//! The sixteen-lane tier: `core::arch::x86_64` AVX-512 intrinsics, chosen at run time (x86_64
+//! only). One vector is one whole [`Chunk`].
 //!
 //! # Safety model
 //!
-//! As for the AVX2 tier ([`super::avx2`]): [`F32x16`] wraps an `__m512`, and its [`Lanes`]
-//! methods call AVX-512F intrinsics without checking the CPU. That is sound only where AVX-512F,
-//! AVX2, FMA and POPCNT are known to be present, which is guaranteed structurally: `F32x16` is
-//! private to the crate and named as a type argument only in [`drive`] and [`drive_batch`],
-//! `#[target_feature(enable = "avx512f,avx2,fma,popcnt")]` functions that the dispatcher calls
-//! only after [`is_available`] returned true. Every method is `#[inline(always)]`, so it is
-//! compiled inside those entry points with the features enabled. The f64 lanes of this tier are
-//! the AVX2 tier's [`F64x4`](super::avx2::F64x4) (four lanes: the froxel rows it serves come a
-//! few at a time), sound here for the same reason (AVX2 is among the entry points' features).
+//! As for the AVX2 tier (`super::avx2`): [`F32x16`] wraps an `__m512`, and its [`Lanes`] methods
+//! call AVX-512F intrinsics without checking the CPU. That is sound only where AVX-512F, AVX2, FMA
+//! and POPCNT are known to be present, which the compiler keeps so: `F32x16` is private to this
+//! file and named as a type argument only in [`run`], a
+//! `#[target_feature(enable = "avx512f,avx2,fma,popcnt")]` function that the dispatch calls only
+//! after [`is_available`] returned true. Every method is `#[inline(always)]`, so it is compiled
+//! inside that entry point with the features enabled. The f64 lanes of this tier are the AVX2
+//! tier's `F64x4` (four lanes: the froxel rows it serves come a few at a time), sound here for the
+//! same reason (AVX2 is among the entry point's features).
 
-#[cfg(not(target_arch = "x86_64"))]
-pub(crate) use absent::*;
-#[cfg(target_arch = "x86_64")]
-pub(crate) use imp::*;
+use super::avx2::F64x4;
+use super::{Chunk, Lanes, WithLanes};
+use core::arch::x86_64::*;
+use core::mem::MaybeUninit;
 
 /// Whether this CPU runs the AVX-512 tier (AVX-512F, AVX2, FMA and POPCNT). Detection is cached
 /// by std.
 #[inline]
-pub(crate) fn is_available() -> bool {
+pub(super) fn is_available() -> bool {
     x86_features_available!("avx512f", "avx2", "fma", "popcnt")
 }
 
-#[cfg(target_arch = "x86_64")]
-mod imp {
-    use crate::kernel::{Batch, Kernel, Sink, drive_generic};
-    use crate::lanes::Lanes;
-    use crate::lanes::avx2::F64x4;
-    use crate::soa::Chunk;
-    use core::arch::x86_64::*;
-    use core::mem::MaybeUninit;
-
-    /// Sixteen f32 lanes in a 512-bit register. See the module's safety model.
-    #[derive(Clone, Copy, Debug)]
-    pub struct F32x16(__m512);
-
-    impl Lanes for F32x16 {
-        const N: usize = 16;
-        type Mask = __mmask16;
-
-        #[inline(always)]
-        fn splat(x: f32) -> Self {
-            // SAFETY: AVX-512F is present wherever an F32x16 is used (module safety model).
-            F32x16(unsafe { _mm512_set1_ps(x) })
-        }
-        #[inline(always)]
-        fn load(chunk: &Chunk, j: usize) -> Self {
-            let lanes: &[f32; 16] = (&chunk.0[j * 16..j * 16 + 16])
-                .try_into()
-                .expect("16 lanes");
-            // SAFETY: `lanes` is 16 readable f32 (the slice above is bounds-checked); unaligned
-            // load; AVX-512F is present (module safety model).
-            F32x16(unsafe { _mm512_loadu_ps(lanes.as_ptr()) })
-        }
-        #[inline(always)]
-        fn add(self, o: Self) -> Self {
-            // SAFETY: AVX-512F is present (module safety model).
-            F32x16(unsafe { _mm512_add_ps(self.0, o.0) })
-        }
-        #[inline(always)]
-        fn sub(self, o: Self) -> Self {
-            // SAFETY: AVX-512F is present (module safety model).
-            F32x16(unsafe { _mm512_sub_ps(self.0, o.0) })
-        }
-        #[inline(always)]
-        fn mul(self, o: Self) -> Self {
-            // SAFETY: AVX-512F is present (module safety model).
-            F32x16(unsafe { _mm512_mul_ps(self.0, o.0) })
-        }
-        #[inline(always)]
-        fn min(self, o: Self) -> Self {
-            // SAFETY: AVX-512F is present (module safety model). `vminps` returns the second
-            // operand when either is NaN or both are zeros, as the other tiers' `minps`.
-            F32x16(unsafe { _mm512_min_ps(self.0, o.0) })
-        }
-        #[inline(always)]
-        fn max(self, o: Self) -> Self {
-            // SAFETY: AVX-512F is present (module safety model); `vmaxps` as `maxps`.
-            F32x16(unsafe { _mm512_max_ps(self.0, o.0) })
-        }
-        #[inline(always)]
-        fn abs(self) -> Self {
-            // SAFETY: AVX-512F is present (module safety model). Clears the sign bit, as the
-            // other tiers' AND-NOT with -0.0.
-            F32x16(unsafe { _mm512_abs_ps(self.0) })
-        }
-        #[inline(always)]
-        fn le(self, o: Self) -> __mmask16 {
-            // SAFETY: AVX-512F is present (module safety model). LE_OQ: false on NaN, like `<=`.
-            unsafe { _mm512_cmp_ps_mask::<_CMP_LE_OQ>(self.0, o.0) }
-        }
-        #[inline(always)]
-        fn lt(self, o: Self) -> __mmask16 {
-            // SAFETY: AVX-512F is present (module safety model). LT_OQ: false on NaN, like `<`.
-            unsafe { _mm512_cmp_ps_mask::<_CMP_LT_OQ>(self.0, o.0) }
-        }
-        #[inline(always)]
-        fn and(a: __mmask16, b: __mmask16) -> __mmask16 {
-            a & b
-        }
-        #[inline(always)]
-        fn bits(m: __mmask16) -> u32 {
-            u32::from(m)
-        }
-        #[inline(always)]
-        fn write_chunk_indices(bits: u32, base: u32, out: &mut [MaybeUninit<u32>]) -> usize {
-            let out: &mut [MaybeUninit<u32>; 16] = (&mut out[..16]).try_into().expect("16 slots");
-            // SAFETY: AVX-512F is present (module safety model). The store writes 16 u32, all
-            // inside `out` (16 long, bounds-checked above; unaligned store).
-            unsafe {
-                let lanes = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-                let idx = _mm512_add_epi32(lanes, _mm512_set1_epi32(base as i32));
-                // The hits' indices packed to the front (`vpcompressd` into a register: the
-                // form that writes memory directly is slow on some processors).
-                let packed = _mm512_maskz_compress_epi32(bits as __mmask16, idx);
-                _mm512_storeu_si512(out.as_mut_ptr().cast::<__m512i>(), packed);
-            }
-            (bits & 0xffff).count_ones() as usize
-        }
-
-        type F64 = F64x4;
-    }
-
-    /// Runs a kernel over its whole container on the AVX-512 tier. The one `#[target_feature]`
-    /// boundary of this tier: everything below it is inlined.
-    ///
-    /// Callers must ensure [`super::is_available`] returned true (calling this is `unsafe`).
-    #[target_feature(enable = "avx512f,avx2,fma,popcnt")]
-    pub(crate) fn drive<K: Kernel, S: Sink>(kernel: &K, sink: S) -> S {
-        drive_generic::<F32x16, K, S>(kernel, sink)
-    }
-
-    /// Runs a [`Batch`] on the AVX-512 tier: the other `#[target_feature]` boundary, for work
-    /// that is not one query over one container (the broadphase sweep).
-    ///
-    /// Callers must ensure [`super::is_available`] returned true (calling this is `unsafe`).
-    #[target_feature(enable = "avx512f,avx2,fma,popcnt")]
-    pub(crate) fn drive_batch<B: Batch>(batch: &mut B) {
-        batch.run::<F32x16>();
-    }
+/// This tier's entry point and its one `#[target_feature]` boundary: runs `job` with sixteen
+/// lanes. Everything below it is inlined (`.ci/check-inlining` checks the release build).
+///
+/// Callers must ensure [`is_available`] returned true (calling this is `unsafe`).
+#[target_feature(enable = "avx512f,avx2,fma,popcnt")]
+pub(super) fn run<J: WithLanes>(job: J) -> J::Output {
+    job.run::<F32x16>()
 }
 
-absent_entry_points!("avx512");
+/// Sixteen f32 lanes in a 512-bit register. See the module's safety model.
+#[derive(Clone, Copy, Debug)]
+struct F32x16(__m512);
+
+impl Lanes for F32x16 {
+    const N: usize = 16;
+    type Mask = __mmask16;
+
+    #[inline(always)]
+    fn splat(x: f32) -> Self {
+        // SAFETY: AVX-512F is present wherever an F32x16 is used (module safety model).
+        F32x16(unsafe { _mm512_set1_ps(x) })
+    }
+    #[inline(always)]
+    fn load(chunk: &Chunk, j: usize) -> Self {
+        let lanes: &[f32; 16] = (&chunk.0[j * 16..j * 16 + 16])
+            .try_into()
+            .expect("16 lanes");
+        // SAFETY: `lanes` is 16 readable f32 (the slice above is bounds-checked); unaligned
+        // load; AVX-512F is present (module safety model).
+        F32x16(unsafe { _mm512_loadu_ps(lanes.as_ptr()) })
+    }
+    #[inline(always)]
+    fn add(self, o: Self) -> Self {
+        // SAFETY: AVX-512F is present (module safety model).
+        F32x16(unsafe { _mm512_add_ps(self.0, o.0) })
+    }
+    #[inline(always)]
+    fn sub(self, o: Self) -> Self {
+        // SAFETY: AVX-512F is present (module safety model).
+        F32x16(unsafe { _mm512_sub_ps(self.0, o.0) })
+    }
+    #[inline(always)]
+    fn mul(self, o: Self) -> Self {
+        // SAFETY: AVX-512F is present (module safety model).
+        F32x16(unsafe { _mm512_mul_ps(self.0, o.0) })
+    }
+    #[inline(always)]
+    fn min(self, o: Self) -> Self {
+        // SAFETY: AVX-512F is present (module safety model). `vminps` returns the second
+        // operand when either is NaN or both are zeros, as the other tiers' `minps`.
+        F32x16(unsafe { _mm512_min_ps(self.0, o.0) })
+    }
+    #[inline(always)]
+    fn max(self, o: Self) -> Self {
+        // SAFETY: AVX-512F is present (module safety model); `vmaxps` as `maxps`.
+        F32x16(unsafe { _mm512_max_ps(self.0, o.0) })
+    }
+    #[inline(always)]
+    fn abs(self) -> Self {
+        // SAFETY: AVX-512F is present (module safety model). Clears the sign bit, as the
+        // other tiers' AND-NOT with -0.0.
+        F32x16(unsafe { _mm512_abs_ps(self.0) })
+    }
+    #[inline(always)]
+    fn le(self, o: Self) -> __mmask16 {
+        // SAFETY: AVX-512F is present (module safety model). LE_OQ: false on NaN, like `<=`.
+        unsafe { _mm512_cmp_ps_mask::<_CMP_LE_OQ>(self.0, o.0) }
+    }
+    #[inline(always)]
+    fn lt(self, o: Self) -> __mmask16 {
+        // SAFETY: AVX-512F is present (module safety model). LT_OQ: false on NaN, like `<`.
+        unsafe { _mm512_cmp_ps_mask::<_CMP_LT_OQ>(self.0, o.0) }
+    }
+    #[inline(always)]
+    fn and(a: __mmask16, b: __mmask16) -> __mmask16 {
+        a & b
+    }
+    #[inline(always)]
+    fn bits(m: __mmask16) -> u32 {
+        u32::from(m)
+    }
+    #[inline(always)]
+    fn write_chunk_indices(bits: u32, base: u32, out: &mut [MaybeUninit<u32>]) -> usize {
+        let out: &mut [MaybeUninit<u32>; 16] = (&mut out[..16]).try_into().expect("16 slots");
+        // SAFETY: AVX-512F is present (module safety model). The store writes 16 u32, all
+        // inside `out` (16 long, bounds-checked above; unaligned store).
+        unsafe {
+            let lanes = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+            let idx = _mm512_add_epi32(lanes, _mm512_set1_epi32(base as i32));
+            // The hits' indices packed to the front (`vpcompressd` into a register: the
+            // form that writes memory directly is slow on some processors).
+            let packed = _mm512_maskz_compress_epi32(bits as __mmask16, idx);
+            _mm512_storeu_si512(out.as_mut_ptr().cast::<__m512i>(), packed);
+        }
+        (bits & 0xffff).count_ones() as usize
+    }
+
+    type F64 = F64x4;
+}
 
 /// Each lane operation of [`F32x16`] against the scalar tier's, bit for bit, on every pair of
 /// special values (signed zeros, infinities, NaNs with payloads, signalling NaNs, subnormals,
 /// the extremes), and its index writer against the scalar one on every 16-bit mask and beyond.
 /// The kernels' tests cover the tier end to end; these pin each operation on its own, NaN
 /// payloads included. (Written by a review of the tier, 2026-11-24.)
-#[cfg(all(test, target_arch = "x86_64"))]
+#[cfg(test)]
 mod tests {
-    use super::imp::F32x16;
-    use crate::lanes::Lanes;
+    use super::F32x16;
     use crate::lanes::scalar::F32x1;
-    use crate::soa::Chunk;
+    use crate::lanes::{Chunk, Lanes};
     use core::mem::MaybeUninit;
 
     fn specials() -> Vec<f32> {

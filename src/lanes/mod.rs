@@ -1,82 +1,62 @@
-//! The lane trait every kernel is written against, and its four tiers.
+//! The ISA layer: the lane traits every kernel is written against, the four tiers that implement
+//! them, which tiers this CPU runs ([`Backend`]), and the one dispatch ([`dispatch`]).
 //!
-//! A kernel body is generic over [`Lanes`]; each tier instantiates it: [`scalar::F32x1`] (one
-//! lane), [`sse::F32x4`] (`wide::f32x4`), [`avx2::F32x8`] (`__m256`), [`avx512::F32x16`]
-//! (`__m512`, one whole chunk; masks are `__mmask16`). Nothing here knows what a
-//! sphere is. Every tier implements each operation with the same IEEE operation (no fused
-//! multiply-add anywhere; `min`/`max` return the second operand when the first comparison fails),
-//! so a kernel gives bit-identical answers on every tier.
+//! Nothing here knows what a sphere is, and nothing here imports from the rest of the crate: the
+//! layers above hand their work down as a [`WithLanes`] job.
+//!
+//! A kernel body is generic over [`Lanes`]; each tier instantiates it: `scalar::F32x1` (one
+//! lane), `sse::F32x4` (`wide::f32x4`), `avx2::F32x8` (`__m256`), `avx512::F32x16` (`__m512`,
+//! one whole chunk; masks are `__mmask16`). Every tier implements each operation with the same
+//! IEEE operation (no fused multiply-add anywhere; `min`/`max` return the second operand when
+//! the first comparison fails), so a kernel gives bit-identical answers on every tier.
+//!
+//! Each tier file holds its vector types, its `is_available` and one entry point, `run`, generic
+//! over the job. The x86 tiers' vector types are private to their files and their `run` is the
+//! `#[target_feature]` boundary, so the compiler checks the safety argument of their intrinsics
+//! (a value of `F32x8` exists only inside `avx2::run`, which runs only where AVX2 does).
 
 /// The body of an x86_64 tier's `is_available()`: true where the build already enables every one
-/// of the features (no detection needed), else std's run-time detection of each (cached by std);
-/// false off x86_64.
+/// of the features (no detection needed), else std's run-time detection of each (cached by std).
+#[cfg(target_arch = "x86_64")]
 macro_rules! x86_features_available {
-    ($($feature:tt),+) => {{
-        #[cfg(target_arch = "x86_64")]
-        {
-            cfg!(all($(target_feature = $feature),+))
-                || (true $(&& std::is_x86_feature_detected!($feature))+)
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        {
-            false
-        }
-    }};
-}
-
-/// Off x86_64 an x86 tier does not exist: its `is_available` is false, so these entry points are
-/// never called (the dispatcher asserts availability first); they keep the dispatcher's code the
-/// same on every target.
-macro_rules! absent_entry_points {
-    ($tier:literal) => {
-        #[cfg(not(target_arch = "x86_64"))]
-        mod absent {
-            use crate::kernel::{Batch, Kernel, Sink};
-
-            /// Never called (see the module).
-            ///
-            /// # Safety
-            /// Callers must ensure [`super::is_available`] returned true, which never happens
-            /// here.
-            pub(crate) unsafe fn drive<K: Kernel, S: Sink>(kernel: &K, sink: S) -> S {
-                let _ = (kernel, sink);
-                unreachable!(concat!(
-                    "the ",
-                    $tier,
-                    " backend is never available off x86_64"
-                ))
-            }
-
-            /// Never called (see the module).
-            ///
-            /// # Safety
-            /// Callers must ensure [`super::is_available`] returned true, which never happens
-            /// here.
-            pub(crate) unsafe fn drive_batch<B: Batch>(batch: &mut B) {
-                let _ = batch;
-                unreachable!(concat!(
-                    "the ",
-                    $tier,
-                    " backend is never available off x86_64"
-                ))
-            }
-        }
+    ($($feature:tt),+) => {
+        cfg!(all($(target_feature = $feature),+))
+            || (true $(&& std::is_x86_feature_detected!($feature))+)
     };
 }
 
-pub(crate) mod avx2;
-pub(crate) mod avx512;
+#[cfg(target_arch = "x86_64")]
+mod avx2;
+#[cfg(target_arch = "x86_64")]
+mod avx512;
+mod backend;
+mod chunk;
+mod dispatch;
 pub(crate) mod scalar;
-pub(crate) mod sse;
+mod sse;
 
-use crate::soa::Chunk;
+pub use backend::{Backend, ParseBackendError};
+pub use chunk::Chunk;
+pub(crate) use dispatch::dispatch;
+
 use core::mem::MaybeUninit;
+
+/// Work written once over [`Lanes`] that runs whole on one tier: a query over a container, the
+/// broadphase sweep, a light-culling pass. [`dispatch`] picks the tier once and calls `run` with
+/// its vector type, inside the tier's `#[target_feature]` entry point, so everything `run` does
+/// (marked `#[inline(always)]`) is compiled with that tier's instructions.
+pub(crate) trait WithLanes {
+    /// What the work returns.
+    type Output;
+    /// Does the work with `V` lanes.
+    fn run<V: Lanes>(self) -> Self::Output;
+}
 
 /// A vector of `N` f32 lanes plus the few operations the kernels need.
 ///
 /// Sealed in practice: only this crate implements it, and values of the AVX2 and AVX-512 types
-/// exist only inside the `#[target_feature]` entry points of those tiers (see [`avx2`],
-/// [`avx512`]).
+/// exist only inside the `#[target_feature]` entry points of those tiers (their private types
+/// can be named nowhere else).
 pub trait Lanes: Copy {
     /// Lanes per vector: 1, 4, 8 or 16. Divides [`Chunk::LANES`].
     const N: usize;

@@ -1,8 +1,14 @@
-//! The one-lane tier: plain Rust, runs everywhere.
+//! The one-lane tier: plain Rust, runs everywhere. Its types are visible to the crate's tests,
+//! which compare other tiers and f64 kernels against them (safe code: nothing to guard).
 
-use super::{Lanes, Lanes64};
-use crate::soa::Chunk;
+use super::{Chunk, Lanes, Lanes64, WithLanes};
 use core::mem::MaybeUninit;
+
+/// This tier's entry point: runs `job` one lane at a time.
+#[inline(always)]
+pub(super) fn run<J: WithLanes>(job: J) -> J::Output {
+    job.run::<F32x1>()
+}
 
 /// One f32 lane.
 #[derive(Clone, Copy, Debug)]

@@ -1,13 +1,18 @@
 //! The four-lane tier: `wide::f32x4` (SSE2 on x86_64, NEON on aarch64, simd128 on wasm). Safe code.
 
-use super::{Lanes, Lanes64, left_pack_table};
-use crate::soa::Chunk;
+use super::{Chunk, Lanes, Lanes64, WithLanes, left_pack_table};
 use core::mem::MaybeUninit;
 use wide::{f32x4, f64x2, u32x4};
 
+/// This tier's entry point: runs `job` four lanes at a time.
+#[inline(always)]
+pub(super) fn run<J: WithLanes>(job: J) -> J::Output {
+    job.run::<F32x4>()
+}
+
 /// Four f32 lanes.
 #[derive(Clone, Copy, Debug)]
-pub struct F32x4(f32x4);
+struct F32x4(f32x4);
 
 /// Left-pack table for four lanes: set-bit positions of each 4-bit mask.
 static PACK4: [[u32; 4]; 16] = {
@@ -114,7 +119,7 @@ impl Lanes for F32x4 {
 
 /// Two f64 lanes.
 #[derive(Clone, Copy, Debug)]
-pub struct F64x2(f64x2);
+struct F64x2(f64x2);
 
 impl Lanes64 for F64x2 {
     const N: usize = 2;

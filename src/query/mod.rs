@@ -1,12 +1,16 @@
 //! Queries: which query types run against which containers ([`Query`]), the [`Conservative`]
-//! wrapper, the backend-pinned view [`Pinned`] that runs them, and the [`Hits`] iterator.
+//! wrapper, the backend-pinned view [`Pinned`] that runs them, the containers' query methods
+//! (`methods.rs`), the stage counts of the AABO readme (`stages.rs`) and the [`Hits`] iterator.
 
+mod methods;
 mod pairs;
 pub(crate) use pairs::{REACH_FLOOR, REACH_WIDEN, aabbs_vs_sphere};
 pub(crate) mod sink;
+mod stages;
 
-use crate::Backend;
 use crate::kernel::Prepared;
+use crate::lanes::Backend;
+use crate::soa::Container;
 
 /// A query type `Self` that can be tested against every primitive of container `C`.
 ///
@@ -29,35 +33,6 @@ pub(crate) mod private {
             C: 'a;
         /// `None` when the query hits nothing whatever the container holds (NaN, empty).
         fn bind<'a>(&self, container: &'a C) -> Option<Self::Kernel<'a>>;
-    }
-
-    /// Seals [`Container`](super::Container).
-    pub trait Sealed {}
-}
-
-/// A structure-of-arrays container: the bound for code generic over [`Spheres`](crate::Spheres),
-/// [`Aabbs`](crate::Aabbs), [`UpTets`](crate::UpTets), [`DownTets`](crate::DownTets) and
-/// [`Octahedra`](crate::Octahedra). Sealed.
-///
-/// ```
-/// use bvlanes::{Aabb, Aabbs, Backend, Container, Pinned, Query};
-/// fn hits_on_every_backend<C: Container, Q: Query<C>>(c: &C, q: &Q) -> Vec<usize> {
-///     Backend::available()
-///         .iter()
-///         .map(|&b| Pinned::new(c, b).unwrap().count_hits(q))
-///         .collect()
-/// }
-/// let boxes = Aabbs::from_slice(&[Aabb::new([0.0; 3], [1.0; 3])]).unwrap();
-/// assert!(hits_on_every_backend(&boxes, &[0.5, 0.5, 0.5]).iter().all(|&n| n == 1));
-/// ```
-pub trait Container: private::Sealed {
-    /// The primitive it holds.
-    type Primitive: Copy;
-    /// Number of primitives.
-    fn len(&self) -> usize;
-    /// Whether it holds none.
-    fn is_empty(&self) -> bool {
-        self.len() == 0
     }
 }
 

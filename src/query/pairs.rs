@@ -23,16 +23,14 @@
 //! empty intersection of valid planes is not screened (reported plane by plane).
 //! `Conservative(frustum)` runs the same test.
 
-use super::Pinned;
 use super::private::Bind;
-use super::sink::Count;
 use super::{Conservative, Query};
 use crate::kernel::{
-    AABB_QUERY_SCALE, AabbsStagePrefix, AabbsVsBox, AabbsVsBoxMinMax, AabbsVsBoxSevenSided,
-    AabbsVsBoxXyz, AabbsVsFrustum, AabbsVsObb, AabbsVsSphere, BoxKernel, Cols, Either,
-    HUGE_RADIUS_SCALE, MARGIN_FLOOR, OBB_QUERY_SCALE, ObbsVsObb, ObbsVsSphere,
-    ObbsVsSphereConservative, OctahedraVsOctahedron, PREFETCH_MIN_LEN, PlaneConstants,
-    SpheresVsBox, SpheresVsFrustum, SpheresVsSphere, TetsAbove, TetsBelow,
+    AABB_QUERY_SCALE, AabbsVsBox, AabbsVsBoxMinMax, AabbsVsBoxSevenSided, AabbsVsBoxXyz,
+    AabbsVsFrustum, AabbsVsObb, AabbsVsSphere, BoxKernel, Cols, Either, HUGE_RADIUS_SCALE,
+    MARGIN_FLOOR, OBB_QUERY_SCALE, ObbsVsObb, ObbsVsSphere, ObbsVsSphereConservative,
+    OctahedraVsOctahedron, PREFETCH_MIN_LEN, PlaneConstants, SpheresVsBox, SpheresVsFrustum,
+    SpheresVsSphere, TetsAbove, TetsBelow,
 };
 use crate::primitive::{all_finite, any_nan, project_down, project_up};
 use crate::round::{add_up, f32_at_least, mul_up, sum_down, sum_sign_extended, weighted_sum_up};
@@ -55,7 +53,7 @@ fn screen_sphere(s: &Sphere) -> Option<Sphere> {
 }
 
 /// A box needs no NaN, `min <= max`, and a finite point on each axis (no `[inf, inf]`).
-fn screen_aabb(b: &Aabb) -> Option<Aabb> {
+pub(super) fn screen_aabb(b: &Aabb) -> Option<Aabb> {
     let ok = !any_nan(&b.min)
         && !any_nan(&b.max)
         && (0..3).all(|i| {
@@ -81,7 +79,7 @@ fn screen_down(d: &DownTet) -> Option<DownTet> {
 }
 
 /// An octahedron needs both tetrahedra non-empty and `up <= down` on every axis.
-fn screen_octahedron(o: &Octahedron) -> Option<Octahedron> {
+pub(super) fn screen_octahedron(o: &Octahedron) -> Option<Octahedron> {
     let (up, down) = (screen_up(&o.up)?, screen_down(&o.down)?);
     (0..4).all(|k| up.min[k] <= down.max[k]).then_some(*o)
 }
@@ -267,50 +265,6 @@ impl Bind<Aabbs> for Staged {
     }
 }
 
-impl Pinned<'_, Aabbs> {
-    /// Number of boxes that pass stages `0..=stage` of `strategy` for the box query `query`
-    /// (stage `0` is the first; the AABO readme's "partial" columns), counted on this backend;
-    /// `None` if `stage >= strategy.stages()`. The last stage's count equals
-    /// [`count_hits(query)`](Pinned::count_hits); counts never increase from one stage to the
-    /// next. A query that hits nothing by screening (NaN, empty) passes no stage: `Some(0)`.
-    ///
-    /// ```
-    /// use bvlanes::{Aabb, Aabbs, Backend, BoxStrategy};
-    /// let boxes = Aabbs::from_slice(&[
-    ///     Aabb::new([0.0; 3], [1.0; 3]),
-    ///     Aabb::new([0.0, 3.0, 3.0], [1.0, 4.0, 4.0]),
-    /// ])?;
-    /// let q = Aabb::new([0.5; 3], [2.0; 3]);
-    /// let pinned = boxes.with_backend(Backend::Scalar)?;
-    /// // Both boxes overlap the query's x slab; only box 0 survives the y slab.
-    /// assert_eq!(pinned.count_stage_passes(&q, BoxStrategy::Xyz, 0), Some(2));
-    /// assert_eq!(pinned.count_stage_passes(&q, BoxStrategy::Xyz, 1), Some(1));
-    /// assert_eq!(pinned.count_stage_passes(&q, BoxStrategy::Xyz, 2), Some(1));
-    /// assert_eq!(pinned.count_stage_passes(&q, BoxStrategy::Xyz, 3), None);
-    /// # Ok::<(), bvlanes::BvError>(())
-    /// ```
-    #[must_use]
-    pub fn count_stage_passes(
-        &self,
-        query: &Aabb,
-        strategy: BoxStrategy,
-        stage: usize,
-    ) -> Option<usize> {
-        let tests = strategy.prefix_tests(stage)?;
-        let Some(q) = screen_aabb(query) else {
-            return Some(0);
-        };
-        let kernel = AabbsStagePrefix {
-            cols: self.container().view_with_diagonal(),
-            q_min: q.min,
-            q_max: q.max,
-            q_sum: sum_down(&q.min),
-            tests,
-        };
-        Some(crate::kernel::run(self.backend(), &kernel, Count(0)).0)
-    }
-}
-
 /// The exact sphere-box kernel of `s` (a screened sphere) over box columns `cols`: the scaled
 /// variant when the squared radius overflows.
 pub(crate) fn aabbs_vs_sphere<'a>(
@@ -489,49 +443,6 @@ impl Bind<Octahedra> for Octahedron {
             q_down: o.down.max,
             prefetch_down: c.len() >= PREFETCH_MIN_LEN,
             hot: Default::default(),
-        })
-    }
-}
-
-impl Pinned<'_, Octahedra> {
-    /// Number of octahedra passing the stages `0..=stage` of the octahedron query (the AABO
-    /// readme's rows), counted on this backend: stage 0, the up half (`up.min <= q.down.max`, the
-    /// readme's "Tetrahedron" row, the same count as the [`DownTet`] query `q.down`); stage 1,
-    /// the 8-DOP test (the readme's "AABO" row, [`Conservative`]`(q)`); stage 2, the exact test
-    /// ([`count_hits(q)`](Pinned::count_hits)). `None` for `stage > 2`; `Some(0)` at every stage
-    /// for a query that hits nothing by screening (NaN, empty).
-    ///
-    /// ```
-    /// use bvlanes::{Aabb, Octahedra, Octahedron};
-    /// let world = Octahedra::from_slice(&[
-    ///     Octahedron::from_aabb(&Aabb::new([0.0; 3], [1.0; 3])),
-    ///     Octahedron::from_aabb(&Aabb::new([5.0; 3], [6.0; 3])),
-    /// ])?;
-    /// let q = Octahedron::from_aabb(&Aabb::new([0.5; 3], [2.0; 3]));
-    /// let counts: Vec<_> = (0..4).map(|s| world.count_stage_passes(&q, s)).collect();
-    /// assert_eq!(counts[2], Some(1));
-    /// assert!(counts[0] >= counts[1] && counts[1] >= counts[2]);
-    /// assert_eq!(counts[3], None);
-    /// # Ok::<(), bvlanes::BvError>(())
-    /// ```
-    #[must_use]
-    pub fn count_stage_passes(&self, query: &Octahedron, stage: usize) -> Option<usize> {
-        if stage > 2 {
-            return None;
-        }
-        let Some(o) = screen_octahedron(query) else {
-            return Some(0);
-        };
-        Some(match stage {
-            0 => {
-                let up_half = TetsBelow {
-                    cols: self.container().up_view(),
-                    q_max: o.down.max,
-                };
-                crate::kernel::run(self.backend(), &up_half, Count(0)).0
-            }
-            1 => self.count_hits(&Conservative(o)),
-            _ => self.count_hits(&o),
         })
     }
 }

@@ -1,22 +1,11 @@
 //! Aligned, lane-padded f32 columns: the storage under every container.
 
 use crate::BvError;
-use bytemuck::{Pod, Zeroable};
+use crate::lanes::Chunk;
+use bytemuck::Zeroable;
 
 /// The most rows a container holds: hit indices are `u32`, so the last index is `u32::MAX - 1`.
 pub(crate) const MAX_LEN: usize = u32::MAX as usize;
-
-/// Sixteen consecutive values of one column, aligned to a 64-byte cache line. A column is a
-/// `Vec<Chunk>`, so it is always padded to a multiple of 16 lanes (one AVX-512 vector, two AVX2,
-/// four SSE); lanes past the container's length hold `0.0` and are never reported.
-#[repr(C, align(64))]
-#[derive(Clone, Copy, Debug, PartialEq, Pod, Zeroable)]
-pub struct Chunk(pub [f32; 16]);
-
-impl Chunk {
-    /// Lanes per chunk.
-    pub const LANES: usize = 16;
-}
 
 /// `K` columns of equal length holding `len` rows; rows past `len` are zero.
 #[derive(Clone, Debug, PartialEq)]

@@ -12,16 +12,43 @@
 //! Every container validates what goes in (finite values, non-inverted bounds, non-negative radii)
 //! and changes nothing when it returns an error.
 
+mod cols;
 mod column;
 
-pub use column::Chunk;
+pub(crate) use cols::Cols;
 pub(crate) use column::{Columns, MAX_LEN};
 
-use crate::query::Container;
-use crate::query::private::Sealed;
-use crate::query::{Hits, Pinned, Query};
 use crate::round::sum_up;
-use crate::{Aabb, Backend, BvError, DownTet, Obb, Octahedron, Sphere, UpTet};
+use crate::{Aabb, BvError, DownTet, Obb, Octahedron, Sphere, UpTet};
+
+/// A structure-of-arrays container: the bound for code generic over [`Spheres`](crate::Spheres),
+/// [`Aabbs`](crate::Aabbs), [`UpTets`](crate::UpTets), [`DownTets`](crate::DownTets) and
+/// [`Octahedra`](crate::Octahedra). Sealed.
+///
+/// ```
+/// use bvlanes::{Aabb, Aabbs, Backend, Container, Pinned, Query};
+/// fn hits_on_every_backend<C: Container, Q: Query<C>>(c: &C, q: &Q) -> Vec<usize> {
+///     Backend::available()
+///         .iter()
+///         .map(|&b| Pinned::new(c, b).unwrap().count_hits(q))
+///         .collect()
+/// }
+/// let boxes = Aabbs::from_slice(&[Aabb::new([0.0; 3], [1.0; 3])]).unwrap();
+/// assert!(hits_on_every_backend(&boxes, &[0.5, 0.5, 0.5]).iter().all(|&n| n == 1));
+/// ```
+pub trait Container: Sealed {
+    /// The primitive it holds.
+    type Primitive: Copy;
+    /// Number of primitives.
+    fn len(&self) -> usize;
+    /// Whether it holds none.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// Seals [`Container`]: only this module's containers implement it.
+pub trait Sealed {}
 
 /// How a primitive is stored: one row of `K` column values. Most primitives store exactly their
 /// fields (a `bytemuck` cast); [`Aabb`] adds a derived column. `from_row` returns exactly the
@@ -65,7 +92,8 @@ impl Row<7> for Aabb {
     }
 }
 
-/// Generates a container type: storage, validation, the Vec-like API and the query methods.
+/// Generates a container type: storage, validation and the Vec-like API. The query methods are
+/// the query layer's (`src/query/methods.rs`).
 macro_rules! container {
     (
         $(#[$doc:meta])*
@@ -220,52 +248,6 @@ macro_rules! container {
             pub fn iter(&self) -> impl ExactSizeIterator<Item = $prim> + DoubleEndedIterator + '_ {
                 (0..self.len()).map(|i| self.get(i).expect("index below len"))
             }
-
-            /// The same query methods, pinned to `backend` (tests and benchmarks use it to run
-            /// every tier side by side).
-            ///
-            /// # Errors
-            /// [`BvError::BackendUnavailable`] if this CPU lacks `backend`.
-            pub fn with_backend(&self, backend: Backend) -> Result<Pinned<'_, Self>, BvError> {
-                Pinned::new(self, backend)
-            }
-
-            #[inline]
-            fn detected(&self) -> Pinned<'_, Self> {
-                Pinned::new(self, Backend::detect()).expect("the detected backend is available")
-            }
-
-            /// Number of primitives hit by `query` (on [`Backend::detect`]).
-            #[must_use]
-            pub fn count_hits<Q: Query<Self>>(&self, query: &Q) -> usize {
-                self.detected().count_hits(query)
-            }
-
-            /// Whether `query` hits any primitive; stops at the first hit.
-            #[must_use]
-            pub fn any_hit<Q: Query<Self>>(&self, query: &Q) -> bool {
-                self.detected().any_hit(query)
-            }
-
-            /// Appends the indices of the primitives hit by `query` to `out`, ascending.
-            pub fn extend_hits<Q: Query<Self>>(&self, query: &Q, out: &mut Vec<u32>) {
-                self.detected().extend_hits(query, out)
-            }
-
-            /// The indices of the primitives hit by `query`, ascending (computed eagerly).
-            #[must_use]
-            pub fn hits<Q: Query<Self>>(&self, query: &Q) -> Hits {
-                self.detected().hits(query)
-            }
-
-            /// Bit `i % 64` of `mask[i / 64]` set iff primitive `i` is hit; see
-            /// [`Pinned::hit_mask`].
-            ///
-            /// # Panics
-            /// If `mask.len() < len().div_ceil(64)`.
-            pub fn hit_mask<Q: Query<Self>>(&self, query: &Q, mask: &mut [u64]) {
-                self.detected().hit_mask(query, mask)
-            }
         }
 
         impl Sealed for $name {}
@@ -323,7 +305,7 @@ container!(
     /// Queries: a point, a [`Sphere`] (exact, or [`Conservative`](crate::Conservative)), an
     /// [`Aabb`] (exact, evaluated with [`BoxStrategy::default()`](crate::BoxStrategy)), a
     /// [`Staged`](crate::Staged) box (the same answers with a chosen strategy; see also
-    /// [`Aabbs::count_stage_passes`]).
+    /// [`Aabbs::count_stage_passes`](crate::Aabbs::count_stage_passes)).
     ///
     /// ```
     /// use bvlanes::{Aabb, Aabbs, Sphere};
@@ -405,44 +387,32 @@ container!(
 );
 
 impl Obbs {
-    pub(crate) fn view(&self) -> crate::kernel::Cols<'_, 15> {
+    pub(crate) fn view(&self) -> Cols<'_, 15> {
         self.cols.view(0)
     }
 }
 
 impl Spheres {
-    pub(crate) fn view(&self) -> crate::kernel::Cols<'_, 4> {
+    pub(crate) fn view(&self) -> Cols<'_, 4> {
         self.cols.view(0)
     }
 }
 
 impl Aabbs {
     /// The six box columns: min x, y, z, max x, y, z.
-    pub(crate) fn view(&self) -> crate::kernel::Cols<'_, 6> {
+    pub(crate) fn view(&self) -> Cols<'_, 6> {
         self.cols.view(0)
     }
 
     /// The six box columns followed by the diagonal column (what the 7-sided kernel reads).
-    pub(crate) fn view_with_diagonal(&self) -> crate::kernel::Cols<'_, 7> {
+    pub(crate) fn view_with_diagonal(&self) -> Cols<'_, 7> {
         self.cols.view(0)
     }
 
     /// The diagonal column alone.
     #[allow(dead_code)] // for kernels that read the diagonal without the box columns
-    pub(crate) fn diagonal_view(&self) -> crate::kernel::Cols<'_, 1> {
+    pub(crate) fn diagonal_view(&self) -> Cols<'_, 1> {
         self.cols.view(6)
-    }
-
-    /// Number of boxes that pass stages `0..=stage` of `strategy` for `query` (on
-    /// [`Backend::detect`]); see [`Pinned::count_stage_passes`].
-    #[must_use]
-    pub fn count_stage_passes(
-        &self,
-        query: &Aabb,
-        strategy: crate::BoxStrategy,
-        stage: usize,
-    ) -> Option<usize> {
-        self.detected().count_stage_passes(query, strategy, stage)
     }
 
     /// The stored diagonal key of box `index`: `max.x + max.y + max.z` rounded toward `+inf`
@@ -468,32 +438,25 @@ impl Aabbs {
 }
 
 impl UpTets {
-    pub(crate) fn view(&self) -> crate::kernel::Cols<'_, 4> {
+    pub(crate) fn view(&self) -> Cols<'_, 4> {
         self.cols.view(0)
     }
 }
 
 impl DownTets {
-    pub(crate) fn view(&self) -> crate::kernel::Cols<'_, 4> {
+    pub(crate) fn view(&self) -> Cols<'_, 4> {
         self.cols.view(0)
     }
 }
 
 impl Octahedra {
-    /// Number of octahedra passing stages `0..=stage` of the octahedron query `query` (on
-    /// [`Backend::detect`]): up half, 8-DOP, exact; see [`Pinned::count_stage_passes`].
-    #[must_use]
-    pub fn count_stage_passes(&self, query: &Octahedron, stage: usize) -> Option<usize> {
-        self.detected().count_stage_passes(query, stage)
-    }
-
-    pub(crate) fn view(&self) -> crate::kernel::Cols<'_, 8> {
+    pub(crate) fn view(&self) -> Cols<'_, 8> {
         self.cols.view(0)
     }
-    pub(crate) fn up_view(&self) -> crate::kernel::Cols<'_, 4> {
+    pub(crate) fn up_view(&self) -> Cols<'_, 4> {
         self.cols.view(0)
     }
-    pub(crate) fn down_view(&self) -> crate::kernel::Cols<'_, 4> {
+    pub(crate) fn down_view(&self) -> Cols<'_, 4> {
         self.cols.view(4)
     }
 }
@@ -504,6 +467,7 @@ mod tests {
     //! `u32::MAX` length limit, checked without allocating gigabytes.
 
     use super::*;
+    use crate::lanes::Chunk;
 
     /// Every column is 64-byte aligned, exactly `len.div_ceil(16)` chunks long, and every lane
     /// past `len` is `+0.0` (so a `bytemuck` view of a column never shows a primitive past the
