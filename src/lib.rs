@@ -95,7 +95,9 @@ mod tasks;
 
 pub use backend::{BACKEND_ENV, Backend, ParseBackendError};
 pub use error::BvError;
-pub use primitive::{Aabb, DownTet, Frustum, Obb, Octahedron, Point, Sphere, TET_AXES, UpTet};
+pub use primitive::{
+    Aabb, DownTet, Frustum, IntoPoint, Obb, Octahedron, Point, Sphere, TET_AXES, UpTet,
+};
 pub use query::{Conservative, Container, Hits, Pinned, Query};
 pub use soa::{Aabbs, DownTets, Obbs, Octahedra, Spheres, UpTets};
 pub use strategy::{BoxStrategy, ParseBoxStrategyError, Staged};
