@@ -96,7 +96,9 @@ mod tasks;
 pub use backend::BACKEND_ENV;
 pub use error::BvError;
 pub use lanes::{Backend, ParseBackendError};
-pub use primitive::{Aabb, DownTet, Frustum, Obb, Octahedron, Point, Sphere, TET_AXES, UpTet};
+pub use primitive::{
+    Aabb, DownTet, Frustum, IntoPoint, Obb, Octahedron, Point, Sphere, TET_AXES, UpTet,
+};
 pub use query::{Conservative, Hits, Pinned, Query};
 pub use soa::{Aabbs, Container, DownTets, Obbs, Octahedra, Spheres, UpTets};
 pub use strategy::{BoxStrategy, ParseBoxStrategyError, Staged};

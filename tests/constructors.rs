@@ -4,7 +4,10 @@
 //! tetrahedron's four vertices), `UpTet::inscribed` (its vertices inside), and the same for
 //! `DownTet`. Containment is checked exactly (the `Exact` fixed point of `common`; f64 cannot hold
 //! `1.0 + 1e-20`), or in f64 where the brief's formula involves `sqrt(3)`. Random and adversarial
-//! inputs. Also: a user vector type implementing `Into<[f32; 3]>` works with the constructors.
+//! inputs. Also: a user vector type implementing `Into<[f32; 3]>` works with the constructors,
+//! and the point-set constructors take points owned or borrowed (`Vec`, array, `&Vec`, slice,
+//! iterators of points or of references, of `[f32; 3]` or the user type) with bit-identical
+//! results and errors.
 
 #[macro_use]
 mod common;
@@ -560,6 +563,208 @@ fn user_vector_types_work_with_the_constructors() {
     for p in pts {
         assert_eq!(c.count_hits(&<[f32; 3]>::from(p)), 1);
     }
+}
+
+// ---- Owned and borrowed points ----
+
+fn aabb_bits(b: Aabb) -> [u32; 6] {
+    let [x, y, z] = b.min.map(f32::to_bits);
+    let [u, v, w] = b.max.map(f32::to_bits);
+    [x, y, z, u, v, w]
+}
+
+fn oct_bits(o: Octahedron) -> [u32; 8] {
+    let [a, b, c, d] = o.up.min.map(f32::to_bits);
+    let [e, f, g, h] = o.down.max.map(f32::to_bits);
+    [a, b, c, d, e, f, g, h]
+}
+
+/// The results of every owned and borrowed form of `points`, as bits (errors as they are).
+#[allow(clippy::type_complexity)]
+fn every_form(
+    points: &[[f32; 3]],
+) -> Vec<(
+    &'static str,
+    Result<[u32; 6], bvlanes::BvError>,
+    Result<[u32; 8], bvlanes::BvError>,
+)> {
+    let aabb = |r: Result<Aabb, _>| r.map(aabb_bits);
+    let oct = |r: Result<Octahedron, _>| r.map(oct_bits);
+    let owned: Vec<[f32; 3]> = points.to_vec();
+    let user: Vec<Vec3> = points.iter().map(|p| Vec3::new(p[0], p[1], p[2])).collect();
+    vec![
+        (
+            "Vec by value",
+            aabb(Aabb::from_points(owned.clone())),
+            oct(Octahedron::from_points(owned.clone())),
+        ),
+        (
+            "&Vec",
+            aabb(Aabb::from_points(&owned)),
+            oct(Octahedron::from_points(&owned)),
+        ),
+        (
+            "&slice",
+            aabb(Aabb::from_points(&owned[..])),
+            oct(Octahedron::from_points(&owned[..])),
+        ),
+        (
+            "slice param",
+            aabb(Aabb::from_points(points)),
+            oct(Octahedron::from_points(points)),
+        ),
+        (
+            "iter of references",
+            aabb(Aabb::from_points(owned.iter())),
+            oct(Octahedron::from_points(owned.iter())),
+        ),
+        (
+            "iter().copied()",
+            aabb(Aabb::from_points(owned.iter().copied())),
+            oct(Octahedron::from_points(owned.iter().copied())),
+        ),
+        (
+            "filtered iter of references",
+            aabb(Aabb::from_points(owned.iter().filter(|_| true))),
+            oct(Octahedron::from_points(owned.iter().filter(|_| true))),
+        ),
+        (
+            "user type Vec by value",
+            aabb(Aabb::from_points(user.clone())),
+            oct(Octahedron::from_points(user.clone())),
+        ),
+        (
+            "user type &Vec",
+            aabb(Aabb::from_points(&user)),
+            oct(Octahedron::from_points(&user)),
+        ),
+        (
+            "user type &slice",
+            aabb(Aabb::from_points(&user[..])),
+            oct(Octahedron::from_points(&user[..])),
+        ),
+        (
+            "user type iter of references",
+            aabb(Aabb::from_points(user.iter())),
+            oct(Octahedron::from_points(user.iter())),
+        ),
+        (
+            "user type iter by value",
+            aabb(Aabb::from_points(user.iter().copied())),
+            oct(Octahedron::from_points(user.iter().copied())),
+        ),
+        (
+            "point type named",
+            aabb(Aabb::from_points::<[f32; 3]>(&owned)),
+            oct(Octahedron::from_points::<Vec3>(&user)),
+        ),
+    ]
+}
+
+fn assert_every_form_agrees(points: &[[f32; 3]]) {
+    let forms = every_form(points);
+    let (_, want_b, want_o) = &forms[0];
+    for (name, b, o) in &forms {
+        assert_eq!(b, want_b, "Aabb::from_points, {name}, {points:?}");
+        assert_eq!(o, want_o, "Octahedron::from_points, {name}, {points:?}");
+    }
+}
+
+#[test]
+fn owned_and_borrowed_points_give_identical_results() {
+    let mut rng = TestRng::new(19);
+    for n in 1..120 {
+        let pts = points(&mut rng, n);
+        assert_every_form_agrees(&pts);
+        let forms = every_form(&pts);
+        assert!(forms[0].1.is_ok() && forms[0].2.is_ok(), "{pts:?}");
+    }
+    // Outward rounding unchanged: 1 + 1e-20 makes the octahedron's sums round.
+    let pts = [[1.0, 1e-20, 0.0], [-1e-20, 1.0, 3.0], [0.1, 0.2, 0.3]];
+    assert_every_form_agrees(&pts);
+    assert_eq!(
+        Octahedron::from_points(pts.iter()).expect("finite"),
+        Octahedron::from_points(pts).expect("finite")
+    );
+}
+
+#[test]
+fn owned_and_borrowed_points_give_identical_errors() {
+    assert_every_form_agrees(&[]);
+    assert_eq!(every_form(&[])[1].1, Err(bvlanes::BvError::NoPoints));
+    for &bad in &[f32::NAN, f32::INFINITY, f32::NEG_INFINITY] {
+        for at in [0, 1, 4] {
+            let mut pts = vec![[1.0f32, 2.0, 3.0]; 6];
+            pts[at][at % 3] = bad;
+            pts[5] = [f32::NAN; 3]; // a later bad point: the first is named
+            assert_every_form_agrees(&pts);
+            let forms = every_form(&pts);
+            let want = bvlanes::BvError::NonFinite { index: at };
+            for (name, b, o) in &forms {
+                assert_eq!(*b, Err(want), "{name}");
+                assert_eq!(*o, Err(want), "{name}");
+            }
+        }
+    }
+}
+
+/// Generic code over the point type keeps compiling, owned and borrowed.
+fn hull_of<P: Copy + Into<[f32; 3]>>(points: &[P]) -> (Aabb, Aabb, Octahedron) {
+    (
+        Aabb::from_points(points).expect("points"),
+        Aabb::from_points(points.to_vec()).expect("points"),
+        Octahedron::from_points(points.iter()).expect("points"),
+    )
+}
+
+#[test]
+fn generic_point_types_work_owned_and_borrowed() {
+    let pts = [[1.0, 5.0, 0.0], [-1.0, 2.0, 3.0]];
+    let user = pts.map(|p| Vec3::new(p[0], p[1], p[2]));
+    let want = Aabb::new([-1.0, 2.0, 0.0], [1.0, 5.0, 3.0]);
+    for (a, b, o) in [hull_of(&pts), hull_of(&user)] {
+        assert_eq!((a, b), (want, want));
+        assert_eq!(o, Octahedron::from_points(pts).expect("points"));
+    }
+    // Arrays by reference (clippy would pass a `Copy` array by value; the reference is the test),
+    // tuples by value.
+    #[allow(clippy::needless_borrows_for_generic_args)]
+    let by_reference = Aabb::from_points(&pts);
+    assert_eq!(by_reference, Ok(want));
+    assert_eq!(
+        Aabb::from_points([(1.0f32, 5.0f32, 0.0f32), (-1.0, 2.0, 3.0)]),
+        Ok(want)
+    );
+}
+
+/// A point type converting both by value and by reference (some math crates do): `&T` is then a
+/// point both ways, and the point type must be named.
+#[derive(Clone, Copy)]
+struct BothWays([f32; 3]);
+
+impl From<BothWays> for [f32; 3] {
+    fn from(v: BothWays) -> [f32; 3] {
+        v.0
+    }
+}
+
+impl From<&BothWays> for [f32; 3] {
+    fn from(v: &BothWays) -> [f32; 3] {
+        v.0
+    }
+}
+
+#[test]
+fn a_type_converting_by_reference_too_works_with_the_point_type_named() {
+    let pts = [BothWays([1.0, 5.0, 0.0]), BothWays([-1.0, 2.0, 3.0])];
+    let want = Aabb::new([-1.0, 2.0, 0.0], [1.0, 5.0, 3.0]);
+    assert_eq!(Aabb::from_points(pts), Ok(want));
+    assert_eq!(Aabb::from_points::<BothWays>(&pts), Ok(want));
+    assert_eq!(Aabb::from_points::<&BothWays>(&pts), Ok(want));
+    assert_eq!(
+        Octahedron::from_points::<BothWays>(&pts),
+        Octahedron::from_points(pts)
+    );
 }
 
 #[test]

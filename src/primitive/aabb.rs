@@ -1,6 +1,6 @@
 //! [`Aabb`].
 
-use super::{Sphere, all_finite};
+use super::{IntoPoint, Sphere, all_finite};
 use crate::BvError;
 use crate::round::{add_up, sub_down};
 use bytemuck::{Pod, Zeroable};
@@ -35,15 +35,28 @@ impl Aabb {
     /// The smallest box containing every point (no rounding is involved: the bounds are input
     /// coordinates).
     ///
+    /// The points may be owned or borrowed ([`IntoPoint`]): a `Vec`, an array, `&Vec`, a slice,
+    /// or an iterator of points or of references to them, of `[f32; 3]` or any `Copy` type with
+    /// `Into<[f32; 3]>` (glam's `Vec3`, ...).
+    ///
+    /// ```
+    /// use bvlanes::Aabb;
+    /// let points: Vec<[f32; 3]> = vec![[1.0, 5.0, 0.0], [-1.0, 2.0, 3.0]];
+    /// let b = Aabb::from_points(&points)?; // borrowed; `&points[..]`, `points.iter()` too
+    /// assert_eq!(b, Aabb::new([-1.0, 2.0, 0.0], [1.0, 5.0, 3.0]));
+    /// assert_eq!(Aabb::from_points(points)?, b); // owned
+    /// # Ok::<(), bvlanes::BvError>(())
+    /// ```
+    ///
     /// # Errors
     /// [`BvError::NoPoints`] for no points, [`BvError::NonFinite`] naming the first point with a
     /// NaN or infinite coordinate.
-    pub fn from_points<P: Into<[f32; 3]>>(
-        points: impl IntoIterator<Item = P>,
+    pub fn from_points<P>(
+        points: impl IntoIterator<Item = impl IntoPoint<P>>,
     ) -> Result<Aabb, BvError> {
         let mut bounds: Option<Aabb> = None;
         for (index, p) in points.into_iter().enumerate() {
-            let p: [f32; 3] = p.into();
+            let p: [f32; 3] = p.into_point();
             if !all_finite(&p) {
                 return Err(BvError::NonFinite { index });
             }

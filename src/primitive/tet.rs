@@ -3,7 +3,7 @@
 //!
 //! The axis convention is documented once, on [`TET_AXES`].
 
-use super::{Aabb, Sphere, all_finite};
+use super::{Aabb, IntoPoint, Sphere, all_finite};
 use crate::BvError;
 use crate::round::{
     add_down, add_up, div3_down, exact_sum_f64, mul_up, round_f64, sum_down, sum_sign, sum_up,
@@ -216,11 +216,22 @@ impl Octahedron {
 
     /// The smallest octahedron containing every point: projections rounded outward.
     ///
+    /// The points may be owned or borrowed, as for [`Aabb::from_points`] ([`IntoPoint`]).
+    ///
+    /// ```
+    /// use bvlanes::Octahedron;
+    /// let points: Vec<[f32; 3]> = vec![[0.0, 0.0, 0.0], [1.0, 2.0, 3.0]];
+    /// let o = Octahedron::from_points(&points[..])?; // borrowed; `&points`, `points.iter()` too
+    /// assert_eq!(o.down.max[0], 6.0); // max of x + y + z
+    /// assert_eq!(Octahedron::from_points(points)?, o); // owned
+    /// # Ok::<(), bvlanes::BvError>(())
+    /// ```
+    ///
     /// # Errors
     /// [`BvError::NoPoints`] for no points, [`BvError::NonFinite`] naming the first point with a
     /// NaN or infinite coordinate.
-    pub fn from_points<P: Into<[f32; 3]>>(
-        points: impl IntoIterator<Item = P>,
+    pub fn from_points<P>(
+        points: impl IntoIterator<Item = impl IntoPoint<P>>,
     ) -> Result<Octahedron, BvError> {
         // Extremes of the exact projections in f64 (a projection is a sum of three f32, exact in
         // f64 unless the coordinates' exponents are far apart; then the point's outward-rounded
@@ -230,7 +241,7 @@ impl Octahedron {
         let mut hi = [f64::NEG_INFINITY; 4];
         let mut any = false;
         for (index, p) in points.into_iter().enumerate() {
-            let p: [f32; 3] = p.into();
+            let p: [f32; 3] = p.into_point();
             if !all_finite(&p) {
                 return Err(BvError::NonFinite { index });
             }
