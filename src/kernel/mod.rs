@@ -31,7 +31,7 @@ pub use frustum::{AabbsVsFrustum, SpheresVsFrustum};
 pub(crate) use obb_obb::{AABB_QUERY_SCALE, MARGIN_FLOOR, OBB_QUERY_SCALE};
 pub use obb_obb::{AabbsVsObb, ObbsVsObb};
 pub use octahedron::OctahedraVsOctahedron;
-pub(crate) use octahedron::{PREFETCH_MIN_LEN, intersection_sums_meet};
+pub(crate) use octahedron::intersection_sums_meet;
 pub use pairwise::{AabbPairs, OctahedronPairs, SphereAabbPairs, SphereObbPairs};
 pub(crate) use sphere_box::HUGE_RADIUS_SCALE;
 pub use sphere_box::{AabbsVsSphere, SpheresVsBox};

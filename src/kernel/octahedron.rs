@@ -81,6 +81,21 @@ pub struct OctahedraVsOctahedron<'a, const EXACT: bool> {
     pub(crate) hot: core::cell::Cell<u32>,
 }
 
+impl<'a, const EXACT: bool> OctahedraVsOctahedron<'a, EXACT> {
+    /// The query octahedron `(q_up, q_down)` (up tetrahedron's minima, down tetrahedron's
+    /// maxima) against the columns `cols`; the down half is prefetched for containers of at least
+    /// [`PREFETCH_MIN_LEN`] octahedra.
+    pub(crate) fn new(cols: Cols<'a, 8>, q_up: [f32; 4], q_down: [f32; 4]) -> Self {
+        OctahedraVsOctahedron {
+            prefetch_down: cols.len() >= PREFETCH_MIN_LEN,
+            cols,
+            q_up,
+            q_down,
+            hot: Default::default(),
+        }
+    }
+}
+
 /// See [`OctahedraVsOctahedron::hot`]. Measured on the project machine (AVX2): at ~1 % hits,
 /// where a quarter of the 8-lane blocks pass stage 1, prefetching makes a million-octahedron query
 /// ~1.7x faster; on the AABO readme's very selective queries (~0.05 % of blocks pass) any

@@ -1,13 +1,8 @@
 //! Every supported (query, container) pair: how the query is screened and which kernel it runs.
 //!
-//! | container \ query | point | `Sphere` | `Aabb` | `DownTet` | `UpTet` | `Octahedron` | `Obb` | `Frustum` |
-//! |---|---|---|---|---|---|---|---|---|
-//! | `Spheres` | sphere r = 0 | sphere | box vs spheres | | | | | plane test, conservative |
-//! | `Aabbs` | box (zero size, default strategy) | sphere vs boxes (exact) | box (default strategy; `Staged`: chosen) | | | | SAT, conservative (skewed: its bounding box) | p-vertex plane test, conservative |
-//! | `UpTets` | tet below | | | tet below | | | | |
-//! | `DownTets` | tet above | | | | tet above | | | |
-//! | `Octahedra` | 8-DOP | | | tet below (up half) | tet above (down half) | exact | | |
-//! | `Obbs` | sphere r = 0 | sphere in the box frame | | | | | SAT, conservative (skewed: its bounding box) | |
+//! The pairs themselves are listed once, in the [`pair_table!`] invocation at the end of this file:
+//! it implements [`Query`] for every pair (and for `Conservative` of it), and a test checks the
+//! README's and the crate docs' supported-pairs tables against it.
 //!
 //! `Obb` queries (both containers): the 15-axis separating-axis test with a margin that covers
 //! rounding and the orthonormality tolerance, so it never misses a real intersection and reports
@@ -29,8 +24,8 @@ use crate::kernel::{
     AABB_QUERY_SCALE, AabbsVsBox, AabbsVsBoxMinMax, AabbsVsBoxSevenSided, AabbsVsBoxXyz,
     AabbsVsFrustum, AabbsVsObb, AabbsVsSphere, BoxKernel, Cols, Either, HUGE_RADIUS_SCALE,
     MARGIN_FLOOR, OBB_QUERY_SCALE, ObbsVsObb, ObbsVsSphere, ObbsVsSphereConservative,
-    OctahedraVsOctahedron, PREFETCH_MIN_LEN, PlaneConstants, SpheresVsBox, SpheresVsFrustum,
-    SpheresVsSphere, TetsAbove, TetsBelow,
+    OctahedraVsOctahedron, PlaneConstants, SpheresVsBox, SpheresVsFrustum, SpheresVsSphere,
+    TetsAbove, TetsBelow,
 };
 use crate::primitive::{all_finite, any_nan, project_down, project_up};
 use crate::round::{add_up, f32_at_least, mul_up, sum_down, sum_sign_extended, weighted_sum_up};
@@ -401,13 +396,11 @@ impl Bind<Octahedra> for [f32; 3] {
         let p = screen_point(self)?;
         // The point's own projections rounded outward: the eight comparisons are exact
         // containment (up to that rounding), no sum condition needed.
-        Some(OctahedraVsOctahedron {
-            cols: c.view(),
-            q_up: project_down(p),
-            q_down: project_up(p),
-            prefetch_down: c.len() >= PREFETCH_MIN_LEN,
-            hot: Default::default(),
-        })
+        Some(OctahedraVsOctahedron::new(
+            c.view(),
+            project_down(p),
+            project_up(p),
+        ))
     }
 }
 
@@ -437,13 +430,7 @@ impl Bind<Octahedra> for Octahedron {
     type Kernel<'a> = OctahedraVsOctahedron<'a, true>;
     fn bind<'a>(&self, c: &'a Octahedra) -> Option<Self::Kernel<'a>> {
         let o = screen_octahedron(self)?;
-        Some(OctahedraVsOctahedron {
-            cols: c.view(),
-            q_up: o.up.min,
-            q_down: o.down.max,
-            prefetch_down: c.len() >= PREFETCH_MIN_LEN,
-            hot: Default::default(),
-        })
+        Some(OctahedraVsOctahedron::new(c.view(), o.up.min, o.down.max))
     }
 }
 
@@ -451,13 +438,7 @@ impl Bind<Octahedra> for Conservative<Octahedron> {
     type Kernel<'a> = OctahedraVsOctahedron<'a, false>;
     fn bind<'a>(&self, c: &'a Octahedra) -> Option<Self::Kernel<'a>> {
         let o = screen_octahedron(&self.0)?;
-        Some(OctahedraVsOctahedron {
-            cols: c.view(),
-            q_up: o.up.min,
-            q_down: o.down.max,
-            prefetch_down: c.len() >= PREFETCH_MIN_LEN,
-            hot: Default::default(),
-        })
+        Some(OctahedraVsOctahedron::new(c.view(), o.up.min, o.down.max))
     }
 }
 
@@ -550,9 +531,9 @@ impl Bind<Aabbs> for Frustum {
     }
 }
 
-/// `Conservative(q)` where no cheaper test exists runs the exact one.
-macro_rules! conservative_is_exact {
-    ($($q:ty => $c:ty),* $(,)?) => {$(
+/// `Conservative(q)` runs the same test as `q` (a pair with no cheaper test), or its own.
+macro_rules! conservative_bind {
+    (same, $q:ty, $c:ty) => {
         impl Bind<$c> for Conservative<$q> {
             type Kernel<'a> = <$q as Bind<$c>>::Kernel<'a>;
             #[inline]
@@ -560,33 +541,182 @@ macro_rules! conservative_is_exact {
                 self.0.bind(c)
             }
         }
-    )*};
+    };
+    (own, $q:ty, $c:ty) => {};
 }
 
-conservative_is_exact!(
-    [f32; 3] => Aabbs, Aabb => Aabbs, Staged => Aabbs,
-    [f32; 3] => Spheres, Sphere => Spheres, Aabb => Spheres,
-    [f32; 3] => UpTets, DownTet => UpTets,
-    [f32; 3] => DownTets, UpTet => DownTets,
-    [f32; 3] => Octahedra, DownTet => Octahedra, UpTet => Octahedra,
-    [f32; 3] => Obbs, Obb => Obbs, Obb => Aabbs,
-    Frustum => Spheres, Frustum => Aabbs,
-);
+/// The table of supported pairs, written once: for each container, each query type, the column
+/// of the README's table it belongs to, and whether `Conservative` of it runs the same test
+/// (`same`) or a cheaper one of its own (`own`, bound above). Every row becomes a public
+/// [`Query`] for the query and for `Conservative` of it; [`PAIRS`] lists the rows for the test
+/// that checks the README's and the crate docs' tables against this one.
+macro_rules! pair_table {
+    ($($c:ident { $($q:ty => $column:literal, $conservative:ident;)* })*) => {
+        $($(
+            impl Query<$c> for $q {}
+            impl Query<$c> for Conservative<$q> {}
+            conservative_bind!($conservative, $q, $c);
+        )*)*
 
-/// Every `Bind` above is a public `Query`.
-macro_rules! queries {
-    ($($q:ty => $c:ty),* $(,)?) => {$(
-        impl Query<$c> for $q {}
-        impl Query<$c> for Conservative<$q> {}
-    )*};
+        /// The rows of [`pair_table!`], for the tests.
+        #[cfg(test)]
+        pub(crate) const PAIRS: &[Pair] = &[$($(Pair {
+            container: stringify!($c),
+            query: stringify!($q),
+            column: $column,
+            own_conservative: matches!(stringify!($conservative).as_bytes(), b"own"),
+        },)*)*];
+    };
 }
 
-queries!(
-    [f32; 3] => Aabbs, Aabb => Aabbs, Staged => Aabbs, Sphere => Aabbs,
-    [f32; 3] => Spheres, Sphere => Spheres, Aabb => Spheres,
-    [f32; 3] => UpTets, DownTet => UpTets,
-    [f32; 3] => DownTets, UpTet => DownTets,
-    [f32; 3] => Octahedra, DownTet => Octahedra, UpTet => Octahedra, Octahedron => Octahedra,
-    [f32; 3] => Obbs, Sphere => Obbs, Obb => Obbs, Obb => Aabbs,
-    Frustum => Spheres, Frustum => Aabbs,
-);
+/// One row of [`pair_table!`].
+#[cfg(test)]
+pub(crate) struct Pair {
+    /// The container type's name.
+    pub(crate) container: &'static str,
+    /// The query type as written in the table.
+    pub(crate) query: &'static str,
+    /// The column of the README's table (`point`, `Sphere`, `Aabb`, ...).
+    pub(crate) column: &'static str,
+    /// Whether `Conservative` of the query runs a cheaper test of its own.
+    pub(crate) own_conservative: bool,
+}
+
+pair_table! {
+    Spheres {
+        [f32; 3] => "point", same;
+        Sphere => "Sphere", same;
+        Aabb => "Aabb", same;
+        Frustum => "Frustum", same;
+    }
+    Aabbs {
+        [f32; 3] => "point", same;
+        Sphere => "Sphere", own;
+        Aabb => "Aabb", same;
+        Staged => "Aabb", same;
+        Obb => "Obb", same;
+        Frustum => "Frustum", same;
+    }
+    UpTets {
+        [f32; 3] => "point", same;
+        DownTet => "DownTet", same;
+    }
+    DownTets {
+        [f32; 3] => "point", same;
+        UpTet => "UpTet", same;
+    }
+    Octahedra {
+        [f32; 3] => "point", same;
+        DownTet => "DownTet", same;
+        UpTet => "UpTet", same;
+        Octahedron => "Octahedron", own;
+    }
+    Obbs {
+        [f32; 3] => "point", same;
+        Sphere => "Sphere", own;
+        Obb => "Obb", same;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::PAIRS;
+
+    /// The supported-pairs table of a markdown text: the header's query columns and, per
+    /// container row, its cells (backticks and link brackets removed).
+    fn table(text: &str, doc_prefix: &str) -> (Vec<String>, Vec<(String, Vec<String>)>) {
+        let rows: Vec<Vec<String>> = text
+            .lines()
+            .map(|l| l.trim_start().trim_start_matches(doc_prefix).trim())
+            .skip_while(|l| !l.starts_with("| container \\ query"))
+            .take_while(|l| l.starts_with('|'))
+            .map(|l| {
+                let l = l.trim_matches('|');
+                l.split('|')
+                    .map(|c| c.replace(['`', '[', ']'], "").trim().to_owned())
+                    .collect()
+            })
+            .collect();
+        assert!(rows.len() > 2, "no supported-pairs table found");
+        let columns = rows[0][1..]
+            .iter()
+            .map(|h| h.split_whitespace().next().unwrap_or("").to_owned())
+            .collect();
+        let body = rows[2..]
+            .iter()
+            .map(|r| {
+                let container = r[0].split_whitespace().next().unwrap_or("").to_owned();
+                (container, r[1..].to_vec())
+            })
+            .collect();
+        (columns, body)
+    }
+
+    /// Every cell of the table is filled iff the pair table has a row for it; a cell names
+    /// `Conservative` iff the pair has a cheaper conservative test, and `Staged` iff the
+    /// container takes `Staged` queries.
+    fn check(name: &str, text: &str, doc_prefix: &str) {
+        let (columns, body) = table(text, doc_prefix);
+        let containers: Vec<&str> = PAIRS.iter().map(|p| p.container).collect();
+        for c in &containers {
+            assert!(
+                body.iter().any(|(row, _)| row == c),
+                "{name}: no row for container {c}"
+            );
+        }
+        for (container, cells) in &body {
+            assert!(
+                containers.contains(&container.as_str()),
+                "{name}: row {container} is not a container of the pair table"
+            );
+            assert_eq!(cells.len(), columns.len(), "{name}: row {container}");
+            for (column, cell) in columns.iter().zip(cells) {
+                let pairs: Vec<_> = PAIRS
+                    .iter()
+                    .filter(|p| p.container == container && p.column == column)
+                    .collect();
+                assert_eq!(
+                    !cell.is_empty(),
+                    !pairs.is_empty(),
+                    "{name}: {container} x {column}: cell {cell:?} against {} pair(s)",
+                    pairs.len()
+                );
+                let own = pairs.iter().any(|p| p.own_conservative);
+                assert_eq!(
+                    cell.contains("Conservative"),
+                    own,
+                    "{name}: {container} x {column}: cell {cell:?}, own conservative test {own}"
+                );
+                let staged = pairs.iter().any(|p| p.query == "Staged");
+                assert_eq!(
+                    cell.contains("Staged"),
+                    staged,
+                    "{name}: {container} x {column}: cell {cell:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn the_readme_table_matches_the_pair_table() {
+        check("README.md", include_str!("../../README.md"), "");
+    }
+
+    #[test]
+    fn the_crate_docs_table_matches_the_pair_table() {
+        check("src/lib.rs", include_str!("../lib.rs"), "//!");
+    }
+
+    #[test]
+    fn the_table_check_fails_on_a_missing_or_extra_cell() {
+        let readme = include_str!("../../README.md");
+        let dropped = readme.replace("| `UpTets` | exact |", "| `UpTets` | |");
+        assert_ne!(dropped, readme, "the README row changed: update this test");
+        let extra = readme.replace("| `DownTets` | exact | |", "| `DownTets` | exact | exact |");
+        assert_ne!(extra, readme, "the README row changed: update this test");
+        for bad in [dropped, extra] {
+            let caught = std::panic::catch_unwind(|| check("mutated", &bad, ""));
+            assert!(caught.is_err(), "a wrong table passed the check");
+        }
+    }
+}
