@@ -2,7 +2,7 @@
 //! the checks that report an unavailable one as a [`BvError`]. The tiers themselves, and which of
 //! them this CPU runs, are the ISA layer's (`src/lanes/backend.rs`).
 
-use crate::BvError;
+use crate::error::BvError;
 use crate::lanes::Backend;
 use std::sync::OnceLock;
 

@@ -25,9 +25,11 @@
 //! # Ok::<(), bvlanes::BvError>(())
 //! ```
 
+use crate::error::BvError;
 use crate::kernel::{AabbPairs, Kernel, OctahedronPairs, SphereAabbPairs, SphereObbPairs, run};
+use crate::lanes::Backend;
 use crate::query::sink;
-use crate::{Aabbs, Backend, BvError, Container, Obbs, Octahedra, Spheres};
+use crate::soa::{Aabbs, Container, Obbs, Octahedra, Spheres};
 
 /// A pair of container types that can be tested pair by pair (sealed; the table in the module
 /// docs).

@@ -30,7 +30,7 @@
 //! assert!(!seeds::sphere_aabb_arvo([1.5, 1.5, 1.5], 0.6, min, max));
 //! ```
 
-use crate::Obb;
+use crate::primitive::Obb;
 
 /// Arvo's test (seed 000, `OVERLAPSPHEREAABB_ARVO`): the squared distance from the centre to the
 /// box, accumulated with a branch per axis, against `r * r`.

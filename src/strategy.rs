@@ -1,8 +1,8 @@
 //! [`BoxStrategy`]: the order in which a box query against [`Aabbs`](crate::Aabbs) evaluates its
 //! comparisons, and [`Staged`], a box query run with a chosen strategy.
 
-use crate::Aabb;
 use crate::kernel::half_spaces;
+use crate::primitive::Aabb;
 use core::fmt;
 use core::str::FromStr;
 

@@ -51,9 +51,11 @@ mod sweep;
 
 pub use persistent::SweepAndPrune;
 
+use crate::error::BvError;
+use crate::lanes::Backend;
 use crate::lanes::dispatch;
+use crate::soa::{Aabbs, Octahedra, Spheres};
 use crate::tasks::{default_threads, run_tasks};
-use crate::{Aabbs, Backend, BvError, Octahedra, Spheres};
 use sorted::SortedBoxes;
 use sweep::{Bipartite, Complete, merged_splits};
 
@@ -81,7 +83,7 @@ mod sealed {
         fn count(&self) -> usize;
     }
 
-    impl Sealed for crate::Aabbs {
+    impl Sealed for crate::soa::Aabbs {
         fn sorted(&self, axis: usize) -> SortedBoxes {
             SortedBoxes::new(self, axis)
         }
@@ -93,7 +95,7 @@ mod sealed {
         }
     }
 
-    impl Sealed for crate::Spheres {
+    impl Sealed for crate::soa::Spheres {
         fn sorted(&self, axis: usize) -> SortedBoxes {
             SortedBoxes::spheres(self, axis)
         }
@@ -105,7 +107,7 @@ mod sealed {
         }
     }
 
-    impl Sealed for crate::Octahedra {
+    impl Sealed for crate::soa::Octahedra {
         fn sorted(&self, axis: usize) -> SortedBoxes {
             SortedBoxes::octahedra(self, axis)
         }
@@ -412,7 +414,7 @@ pub fn bipartite_pairs<C: Sweepable>(a: &C, b: &C) -> Vec<(u32, u32)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Aabb;
+    use crate::primitive::Aabb;
 
     fn brute(boxes: &[Aabb]) -> Vec<(u32, u32)> {
         let mut out = Vec::new();
@@ -481,7 +483,7 @@ mod tests {
 #[cfg(test)]
 mod sphere_tests {
     use super::*;
-    use crate::Sphere;
+    use crate::primitive::Sphere;
 
     /// The crate's own sphere-sphere query, pair by pair.
     fn brute(spheres: &Spheres) -> Vec<(u32, u32)> {
@@ -564,7 +566,7 @@ mod sphere_tests {
 #[cfg(test)]
 mod octahedron_tests {
     use super::*;
-    use crate::Octahedron;
+    use crate::primitive::Octahedron;
 
     #[test]
     #[cfg_attr(

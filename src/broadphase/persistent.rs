@@ -4,9 +4,9 @@
 use super::Sweep;
 use super::sorted::{MIN_X, Row, Shape, SortedBoxes, box_rows, order_key, radix_sort};
 use super::sweep::window_scan;
-use crate::Aabbs;
 use crate::lanes::{Lanes, WithLanes, dispatch};
 use crate::round::{extent_up, f32_at_most, reach_down};
+use crate::soa::Aabbs;
 
 /// Above this share of moved boxes an update recomputes everything (one in eight).
 const MOVED_SHARE_FOR_FULL: usize = 8;
@@ -269,7 +269,8 @@ fn difference(a: &[(u32, u32)], b: &[(u32, u32)]) -> Vec<(u32, u32)> {
 mod tests {
     use super::*;
     use crate::broadphase::SweepAxis;
-    use crate::{Aabb, Backend};
+    use crate::lanes::Backend;
+    use crate::primitive::Aabb;
 
     #[test]
     #[cfg_attr(

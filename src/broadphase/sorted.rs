@@ -3,7 +3,7 @@
 
 use crate::lanes::Chunk;
 use crate::round::{f32_at_least, f32_at_most};
-use crate::{Aabbs, Octahedra, Spheres};
+use crate::soa::{Aabbs, Octahedra, Spheres};
 
 /// Column 0 of every shape's rows: the min along the sweep axis ("min x" in the comments of
 /// this module and `sweep.rs`, where the sweep axis is called x), which the set is sorted and

@@ -14,7 +14,7 @@
 //! skips the diagonal, which the max corner implies.
 
 use super::{Cols, Kernel, Prepared, Sink, run, splat3};
-use crate::Backend;
+use crate::lanes::Backend;
 use crate::lanes::Lanes;
 
 /// `a[i] <= b[i]` on all three axes.

@@ -35,8 +35,8 @@
 //! bits are OR-ed; nothing is skipped early, so the work per block is fixed.
 
 use super::{Cols, Kernel};
-use crate::Frustum;
 use crate::lanes::Lanes;
+use crate::primitive::Frustum;
 use crate::round::f32_at_least;
 
 /// `2^-24`: the margin's final scale.

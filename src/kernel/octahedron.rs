@@ -160,8 +160,10 @@ impl<const EXACT: bool> Kernel for OctahedraVsOctahedron<'_, EXACT> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::lanes::Backend;
+    use crate::primitive::{Aabb, Octahedron};
     use crate::query::sink::{Count, Indices};
-    use crate::{Aabb, Backend, Octahedra, Octahedron};
+    use crate::soa::Octahedra;
 
     /// The prefetching loop (normally only on containers of [`PREFETCH_MIN_LEN`] octahedra and
     /// more) gives the same answers as the plain one, prefetching past the end included. Small

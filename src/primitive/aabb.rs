@@ -1,7 +1,7 @@
 //! [`Aabb`].
 
 use super::{IntoPoint, Sphere, all_finite};
-use crate::BvError;
+use crate::error::BvError;
 use crate::round::{add_up, sub_down};
 use bytemuck::{Pod, Zeroable};
 

@@ -1,6 +1,6 @@
 //! [`Frustum`].
 
-use crate::BvError;
+use crate::error::BvError;
 use bytemuck::{Pod, Zeroable};
 
 /// A view frustum: the intersection of six closed half-spaces, a query for light and object

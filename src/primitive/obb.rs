@@ -1,7 +1,7 @@
 //! [`Obb`].
 
 use super::{Aabb, all_finite};
-use crate::BvError;
+use crate::error::BvError;
 use crate::round::{add_up, sub_down, sum_up};
 use bytemuck::{Pod, Zeroable};
 

@@ -43,13 +43,13 @@ impl Sphere {
         self.check(0).is_ok()
     }
 
-    pub(crate) fn check(&self, index: usize) -> Result<(), crate::BvError> {
+    pub(crate) fn check(&self, index: usize) -> Result<(), crate::error::BvError> {
         if !super::all_finite(&self.center) || !self.radius.is_finite() {
-            Err(crate::BvError::NonFinite { index })
+            Err(crate::error::BvError::NonFinite { index })
         } else if self.radius < 0.0 {
-            Err(crate::BvError::NegativeRadius { index })
+            Err(crate::error::BvError::NegativeRadius { index })
         } else if self.radius > Sphere::MAX_RADIUS {
-            Err(crate::BvError::RadiusTooLarge { index })
+            Err(crate::error::BvError::RadiusTooLarge { index })
         } else {
             Ok(())
         }

@@ -4,7 +4,7 @@
 //! The axis convention is documented once, on [`TET_AXES`].
 
 use super::{Aabb, IntoPoint, Sphere, all_finite};
-use crate::BvError;
+use crate::error::BvError;
 use crate::round::{
     add_down, add_up, div3_down, exact_sum_f64, mul_up, round_f64, sum_down, sum_sign, sum_up,
 };

@@ -2,8 +2,9 @@
 //! `extend_hits`, `hits` and `hit_mask` on [`Backend::detect`] (each forwards to [`Pinned`]).
 
 use super::{Hits, Pinned, Query};
+use crate::error::BvError;
 use crate::lanes::Backend;
-use crate::{Aabbs, BvError, DownTets, Obbs, Octahedra, Spheres, UpTets};
+use crate::soa::{Aabbs, DownTets, Obbs, Octahedra, Spheres, UpTets};
 
 /// Stamps the query methods on each container.
 macro_rules! query_methods {

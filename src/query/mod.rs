@@ -85,7 +85,7 @@ impl<'a, C: Container> Pinned<'a, C> {
     ///
     /// # Errors
     /// [`BvError::BackendUnavailable`](crate::BvError::BackendUnavailable) if this CPU lacks it.
-    pub fn new(container: &'a C, backend: Backend) -> Result<Self, crate::BvError> {
+    pub fn new(container: &'a C, backend: Backend) -> Result<Self, crate::error::BvError> {
         Ok(Pinned {
             container,
             backend: backend.check()?,

@@ -20,6 +20,7 @@
 
 use super::private::Bind;
 use super::{Conservative, Query};
+use crate::error::BvError;
 use crate::kernel::{
     AABB_QUERY_SCALE, AabbsVsBox, AabbsVsBoxMinMax, AabbsVsBoxSevenSided, AabbsVsBoxXyz,
     AabbsVsFrustum, AabbsVsObb, AabbsVsSphere, BoxKernel, Cols, Either, HUGE_RADIUS_SCALE,
@@ -27,12 +28,11 @@ use crate::kernel::{
     OctahedraVsOctahedron, PlaneConstants, SpheresVsBox, SpheresVsFrustum, SpheresVsSphere,
     TetsAbove, TetsBelow,
 };
+use crate::primitive::{Aabb, DownTet, Frustum, Obb, Octahedron, Sphere, UpTet};
 use crate::primitive::{all_finite, any_nan, project_down, project_up};
 use crate::round::{add_up, f32_at_least, mul_up, sum_down, sum_sign_extended, weighted_sum_up};
-use crate::{
-    Aabb, Aabbs, BoxStrategy, BvError, DownTet, DownTets, Frustum, Obb, Obbs, Octahedra,
-    Octahedron, Sphere, Spheres, Staged, UpTet, UpTets,
-};
+use crate::soa::{Aabbs, DownTets, Obbs, Octahedra, Spheres, UpTets};
+use crate::strategy::{BoxStrategy, Staged};
 use core::cmp::Ordering;
 
 // ---- screening: a query that can hit nothing never reaches a kernel ----

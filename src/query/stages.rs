@@ -6,8 +6,11 @@ use super::Pinned;
 use super::pairs::{screen_aabb, screen_octahedron};
 use super::sink::Count;
 use crate::kernel::{AabbsStagePrefix, TetsBelow};
+use crate::primitive::{Aabb, Octahedron};
+use crate::query::Conservative;
 use crate::round::sum_down;
-use crate::{Aabb, Aabbs, BoxStrategy, Conservative, Octahedra, Octahedron};
+use crate::soa::{Aabbs, Octahedra};
+use crate::strategy::BoxStrategy;
 
 impl Pinned<'_, Aabbs> {
     /// Number of boxes that pass stages `0..=stage` of `strategy` for the box query `query`

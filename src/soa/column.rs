@@ -1,6 +1,6 @@
 //! Aligned, lane-padded f32 columns: the storage under every container.
 
-use crate::BvError;
+use crate::error::BvError;
 use crate::lanes::Chunk;
 use bytemuck::Zeroable;
 
@@ -164,8 +164,8 @@ impl<const K: usize> Default for Columns<K> {
 impl<const K: usize> Columns<K> {
     /// `M` consecutive columns starting at `first`, as a kernel's view.
     #[inline]
-    pub(crate) fn view<const M: usize>(&self, first: usize) -> crate::kernel::Cols<'_, M> {
-        crate::kernel::Cols::new(core::array::from_fn(|k| self.col(first + k)), self.len)
+    pub(crate) fn view<const M: usize>(&self, first: usize) -> super::Cols<'_, M> {
+        super::Cols::new(core::array::from_fn(|k| self.col(first + k)), self.len)
     }
 }
 

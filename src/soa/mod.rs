@@ -18,8 +18,9 @@ mod column;
 pub(crate) use cols::Cols;
 pub(crate) use column::{Columns, MAX_LEN};
 
+use crate::error::BvError;
+use crate::primitive::{Aabb, DownTet, Obb, Octahedron, Sphere, UpTet};
 use crate::round::sum_up;
-use crate::{Aabb, BvError, DownTet, Obb, Octahedron, Sphere, UpTet};
 
 /// A structure-of-arrays container: the bound for code generic over [`Spheres`](crate::Spheres),
 /// [`Aabbs`](crate::Aabbs), [`UpTets`](crate::UpTets), [`DownTets`](crate::DownTets) and
