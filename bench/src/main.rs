@@ -1,8 +1,8 @@
 //! `bvlanes-bench`: the project's benchmark tables, regenerated on built-in data.
 //!
 //! ```text
-//! cargo run --release --bin bvlanes-bench                       # every table, markdown, ~1 minute
-//! cargo run --release --bin bvlanes-bench -- --table aabo --n 10000000 --format csv --out results
+//! cargo run --release -p bvlanes-bench                       # every table, markdown, ~2 minutes
+//! cargo run --release -p bvlanes-bench -- --table aabo --n 10000000 --format csv --out results
 //! ```
 //!
 //! Tables (`--table`, comma-separated; default all):
@@ -32,7 +32,7 @@
 //! 1-3 ms light assignment frames measured about 1.0x on all threads. The report header says
 //! which pool ran, and falls back to the default pool if pinning is unavailable.
 
-#[path = "../../../benches/common/mod.rs"]
+#[path = "../../benches/common/mod.rs"]
 mod common;
 
 mod aabo;

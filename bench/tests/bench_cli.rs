@@ -1,8 +1,6 @@
 //! Smoke test of the `bvlanes-bench` binary on tiny sizes: every table has its shape, and every
 //! count it reports equals a brute-force count.
 
-#![cfg(feature = "cli")]
-
 use std::collections::BTreeMap;
 use std::process::Command;
 
