@@ -17,7 +17,7 @@
 //! (`common::pin`); if pinning is unavailable, rayon's default pool is used; stderr says which.
 //!
 //! For the interleaved side-by-side table with every backend, the other scenes and the pair
-//! checks, run `cargo run --release --bin bvlanes-bench -- --table broadphase`.
+//! checks, run `cargo run --release -p bvlanes-bench -- --table broadphase`.
 
 mod common;
 

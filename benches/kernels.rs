@@ -12,7 +12,7 @@
 //! cargo bench --bench kernels -- sphere_vs_aabbs/4096
 //! ```
 //!
-//! For the side-by-side ratio tables, run `cargo run --release --bin bvlanes-bench`.
+//! For the side-by-side ratio tables, run `cargo run --release -p bvlanes-bench`.
 
 mod common;
 

@@ -24,7 +24,7 @@
 //! unavailable, rayon's default pool is used; stderr says which.
 //!
 //! For the interleaved side-by-side table with pair counts and checks, run
-//! `cargo run --release --bin bvlanes-bench -- --table lights`.
+//! `cargo run --release -p bvlanes-bench -- --table lights`.
 
 mod common;
 

@@ -1,8 +1,6 @@
 //! Smoke test of the `bvlanes-bench` binary on tiny sizes: every table has its shape, and every
 //! count it reports equals a brute-force count.
 
-#![cfg(feature = "cli")]
-
 use std::collections::BTreeMap;
 use std::process::Command;
 
@@ -325,16 +323,54 @@ fn no_pin_runs_on_rayons_default_pool_and_says_so() {
     assert!(!out.contains("MISMATCH"), "{out}");
 }
 
-#[test]
-fn bad_arguments_are_refused_with_usage() {
+/// Runs the binary with `args`, expecting it to refuse them: exit code 2, nothing on stdout;
+/// returns stderr.
+fn refused(args: &[&str]) -> String {
     let out = Command::new(env!("CARGO_BIN_EXE_bvlanes-bench"))
-        .args(["--table", "nope"])
+        .args(args)
         .output()
         .expect("runs");
-    assert_eq!(out.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{args:?}");
+    assert!(out.stdout.is_empty(), "{args:?}");
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+#[test]
+fn bad_arguments_are_refused_naming_them() {
+    let err = refused(&["--table", "nope"]);
     assert!(
-        err.contains("unknown table `nope`") && err.contains("usage:"),
+        err.contains("unknown table `nope`") && err.contains("--table") && err.contains("--help"),
         "{err}"
     );
+    let err = refused(&["--quiet", "--no-such-flag"]);
+    assert!(
+        err.contains("unexpected argument '--no-such-flag'") && err.contains("--help"),
+        "{err}"
+    );
+    let err = refused(&["--format", "xml"]);
+    assert!(err.contains("'xml'") && err.contains("--format"), "{err}");
+    let err = refused(&["--n"]);
+    assert!(err.contains("--n <N>"), "{err}");
+}
+
+#[test]
+fn help_lists_every_flag() {
+    for flag in ["--help", "-h"] {
+        let out = run(&[flag]);
+        assert!(out.contains("Usage: bvlanes-bench [OPTIONS]"), "{out}");
+        for f in [
+            "--table <LIST>",
+            "--backend <LIST>",
+            "--n <N>",
+            "--format <F>",
+            "--out <DIR>",
+            "--rounds <R>",
+            "--quick",
+            "--quiet",
+            "--no-pin",
+            "-h, --help",
+        ] {
+            assert!(out.contains(f), "{flag}: {f} missing from {out}");
+        }
+    }
 }

@@ -1,8 +1,8 @@
 //! `bvlanes-bench`: the project's benchmark tables, regenerated on built-in data.
 //!
 //! ```text
-//! cargo run --release --bin bvlanes-bench                       # every table, markdown, ~1 minute
-//! cargo run --release --bin bvlanes-bench -- --table aabo --n 10000000 --format csv --out results
+//! cargo run --release -p bvlanes-bench                       # every table, markdown, ~2 minutes
+//! cargo run --release -p bvlanes-bench -- --table aabo --n 10000000 --format csv --out results
 //! ```
 //!
 //! Tables (`--table`, comma-separated; default all):
@@ -32,7 +32,7 @@
 //! 1-3 ms light assignment frames measured about 1.0x on all threads. The report header says
 //! which pool ran, and falls back to the default pool if pinning is unavailable.
 
-#[path = "../../../benches/common/mod.rs"]
+#[path = "../../benches/common/mod.rs"]
 mod common;
 
 mod aabo;
@@ -47,6 +47,7 @@ mod sampler;
 mod svg;
 
 use bvlanes::Backend;
+use clap::{Parser, ValueEnum};
 use common::pin::{Pinning, pin_global_pool};
 use machine::Progress;
 use report::{Table, Target, json_string, targets_table};
@@ -74,8 +75,9 @@ pub fn bvlanes_pairs_label(b: Backend) -> String {
 }
 
 /// Output format.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug, ValueEnum)]
 enum Format {
+    #[value(alias = "md")]
     Markdown,
     Csv,
     Json,
@@ -101,27 +103,117 @@ const TABLES: [&str; 6] = [
     "broadphase",
 ];
 
-const USAGE: &str = "\
-usage: bvlanes-bench [options]
+/// The command line as clap sees it; [`Args`] is what the run uses.
+#[derive(Parser, Debug)]
+#[command(
+    name = "bvlanes-bench",
+    about = "The bvlanes benchmark tables on built-in data (markdown, CSV or JSON on stdout).",
+    after_help = "Repeated --table and --backend flags add up; tables always run in the order above."
+)]
+struct Cli {
+    /// Tables to run (`--table` or `--tables`).
+    #[arg(
+        long = "table",
+        alias = "tables",
+        value_name = "LIST",
+        value_delimiter = ',',
+        value_parser = parse_tables,
+        help = "tables to run, comma-separated: larsson-aabb, larsson-obb, larsson (both),\n\
+                aabo, limit, lights, broadphase, all [default: all]"
+    )]
+    tables: Vec<Tables>,
+    /// Tiers timed (`--backend` or `--backends`).
+    #[arg(
+        long = "backend",
+        alias = "backends",
+        value_name = "LIST",
+        value_delimiter = ',',
+        value_parser = parse_backend,
+        help = "tiers whose kernels are timed, comma-separated: scalar, sse, avx2, avx512\n\
+                [default: every tier this CPU runs]"
+    )]
+    backends: Vec<Backend>,
+    #[arg(
+        long,
+        value_name = "N",
+        value_parser = parse_n,
+        help = "problem size: pairs per data set (larsson, default 2000000), objects\n\
+                (aabo, default 1000000), primitives of the DRAM-sized sets (limit, default\n\
+                1048576), lights (lights: uniform scene 10000, many_lights 100000, indoor 4096\n\
+                at most), boxes per scene (broadphase: one size for every scene instead of\n\
+                Terdiman 10000 and 100000, uniform 100000, clustered 100000)"
+    )]
+    n: Option<usize>,
+    #[arg(
+        long,
+        value_name = "F",
+        value_enum,
+        default_value = "markdown",
+        hide_possible_values = true,
+        help = "markdown (or md), csv or json, on stdout [default: markdown]",
+        hide_default_value = true
+    )]
+    format: Format,
+    #[arg(
+        long,
+        value_name = "DIR",
+        help = "also write each table to DIR/<table>.<md|csv|json> and a chart to DIR/<table>.svg"
+    )]
+    out: Option<PathBuf>,
+    #[arg(
+        long,
+        value_name = "R",
+        value_parser = clap::value_parser!(u32).range(1..),
+        help = "interleaved rounds per measurement [default: 5, or 3 with --quick]"
+    )]
+    rounds: Option<u32>,
+    #[arg(
+        long,
+        help = "3 rounds with short samples (a smoke run; figures are rough)"
+    )]
+    quick: bool,
+    #[arg(long, help = "no progress lines on stderr")]
+    quiet: bool,
+    #[arg(
+        long,
+        help = "rayon's default worker pool; by default worker i is pinned to core i (a woken\n\
+                worker otherwise starts on the busy CPU for milliseconds on some machines)"
+    )]
+    no_pin: bool,
+}
 
-  --table LIST     tables to run, comma-separated: larsson-aabb, larsson-obb, larsson (both),
-                   aabo, limit, lights, broadphase, all (default: all)
-  --backend LIST   tiers whose kernels are timed, comma-separated: scalar, sse, avx2, avx512
-                   (default: every tier this CPU runs)
-  --n N            problem size: pairs per data set (larsson, default 2000000), objects
-                   (aabo, default 1000000), primitives of the DRAM-sized sets (limit, default 1048576),
-                   lights (lights: uniform scene 10000, many_lights 100000, indoor 4096 at most),
-                   boxes per scene (broadphase: one size for every scene instead of Terdiman
-                   10000 and 100000, uniform 100000, clustered 100000)
-  --format F       markdown (default), csv or json, on stdout
-  --out DIR        also write each table to DIR/<table>.<md|csv|json> and a chart to DIR/<table>.svg
-  --rounds R       interleaved rounds per measurement (default 5)
-  --quick          3 rounds with short samples (a smoke run; figures are rough)
-  --quiet          no progress lines on stderr
-  --no-pin         rayon's default worker pool; by default worker i is pinned to core i (a woken
-                   worker otherwise starts on the busy CPU for milliseconds on some machines)
-  -h, --help       this text
-";
+/// Some of [`TABLES`], as one `--table` name selects them.
+#[derive(Clone, Copy, Debug)]
+struct Tables(&'static [&'static str]);
+
+fn parse_tables(name: &str) -> Result<Tables, String> {
+    match name.trim() {
+        "all" => Ok(Tables(&TABLES)),
+        "larsson" => Ok(Tables(&TABLES[..2])),
+        other => TABLES
+            .iter()
+            .find(|t| **t == other)
+            .map(|t| Tables(std::slice::from_ref(t)))
+            .ok_or_else(|| format!("unknown table `{other}`")),
+    }
+}
+
+fn parse_backend(name: &str) -> Result<Backend, String> {
+    let name = name.trim();
+    let b: Backend = name.parse().map_err(|e| format!("{e}"))?;
+    b.check().map_err(|e| format!("backend `{name}`: {e}"))
+}
+
+fn parse_n(v: &str) -> Result<usize, String> {
+    let n: usize = v
+        .replace('_', "")
+        .parse()
+        .map_err(|_| format!("`{v}` is not a number"))?;
+    if n == 0 || n > u32::MAX as usize / 2 {
+        return Err(format!("must be between 1 and {}", u32::MAX / 2));
+    }
+    Ok(n)
+}
 
 /// Parsed command line.
 #[derive(Debug)]
@@ -138,116 +230,45 @@ struct Args {
     no_pin: bool,
 }
 
-fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Option<Args>, String> {
-    let mut a = Args {
-        tables: TABLES.to_vec(),
-        backends: Backend::available().to_vec(),
-        n: None,
-        format: Format::Markdown,
-        out: None,
-        rounds: 5,
-        quick: false,
-        quiet: false,
-        no_pin: false,
-    };
-    let mut rounds = None;
-    let (mut tables, mut backends): (Vec<&'static str>, Vec<Backend>) = (Vec::new(), Vec::new());
-    while let Some(flag) = it.next() {
-        let mut value = |name: &str| it.next().ok_or(format!("{name} needs a value"));
-        match flag.as_str() {
-            "-h" | "--help" => return Ok(None),
-            "--table" | "--tables" => {
-                let t = &mut tables;
-                for name in value("--table")?.split(',').map(str::trim) {
-                    let add: &[&'static str] = match name {
-                        "all" => &TABLES,
-                        "larsson" => &TABLES[..2],
-                        other => match TABLES.iter().find(|t| **t == other) {
-                            Some(t) => std::slice::from_ref(t),
-                            None => return Err(format!("unknown table `{other}`")),
-                        },
-                    };
-                    for x in add {
-                        if !t.contains(x) {
-                            t.push(*x);
-                        }
-                    }
-                }
+impl From<Cli> for Args {
+    fn from(c: Cli) -> Args {
+        let selected: Vec<&str> = c.tables.iter().flat_map(|t| t.0).copied().collect();
+        let mut backends: Vec<Backend> = Vec::new();
+        for b in c.backends {
+            if !backends.contains(&b) {
+                backends.push(b);
             }
-            "--backend" | "--backends" => {
-                let bs = &mut backends;
-                for name in value("--backend")?.split(',').map(str::trim) {
-                    let b: Backend = name.parse().map_err(|e| format!("{e}"))?;
-                    let b = b.check().map_err(|e| format!("backend `{name}`: {e}"))?;
-                    if !bs.contains(&b) {
-                        bs.push(b);
-                    }
-                }
-            }
-            "--n" => {
-                let v = value("--n")?;
-                let n: usize = v
-                    .replace('_', "")
-                    .parse()
-                    .map_err(|_| format!("--n: `{v}` is not a number"))?;
-                if n == 0 || n > u32::MAX as usize / 2 {
-                    return Err(format!("--n must be between 1 and {}", u32::MAX / 2));
-                }
-                a.n = Some(n);
-            }
-            "--format" => {
-                a.format = match value("--format")?.as_str() {
-                    "markdown" | "md" => Format::Markdown,
-                    "csv" => Format::Csv,
-                    "json" => Format::Json,
-                    other => return Err(format!("unknown format `{other}`")),
-                };
-            }
-            "--out" => a.out = Some(PathBuf::from(value("--out")?)),
-            "--rounds" => {
-                let v = value("--rounds")?;
-                let r: usize = v
-                    .parse()
-                    .map_err(|_| format!("--rounds: `{v}` is not a number"))?;
-                if r == 0 {
-                    return Err("--rounds must be at least 1".to_owned());
-                }
-                rounds = Some(r);
-            }
-            "--quick" => a.quick = true,
-            "--quiet" => a.quiet = true,
-            "--no-pin" => a.no_pin = true,
-            // `cargo bench` style harness flags are not ours.
-            other => return Err(format!("unknown argument `{other}`")),
+        }
+        Args {
+            // Tables keep the order of TABLES; backends the order given.
+            tables: if selected.is_empty() {
+                TABLES.to_vec()
+            } else {
+                TABLES
+                    .iter()
+                    .copied()
+                    .filter(|x| selected.contains(x))
+                    .collect()
+            },
+            backends: if backends.is_empty() {
+                Backend::available().to_vec()
+            } else {
+                backends
+            },
+            n: c.n,
+            format: c.format,
+            out: c.out,
+            rounds: c.rounds.map_or(if c.quick { 3 } else { 5 }, |r| r as usize),
+            quick: c.quick,
+            quiet: c.quiet,
+            no_pin: c.no_pin,
         }
     }
-    // Repeated --table and --backend flags add up; tables keep the order of TABLES.
-    if !tables.is_empty() {
-        a.tables = TABLES
-            .iter()
-            .copied()
-            .filter(|x| tables.contains(x))
-            .collect();
-    }
-    if !backends.is_empty() {
-        a.backends = backends;
-    }
-    a.rounds = rounds.unwrap_or(if a.quick { 3 } else { 5 });
-    Ok(Some(a))
 }
 
 fn main() -> ExitCode {
-    let args = match parse_args(std::env::args().skip(1)) {
-        Ok(Some(a)) => a,
-        Ok(None) => {
-            print!("{USAGE}");
-            return ExitCode::SUCCESS;
-        }
-        Err(e) => {
-            eprintln!("bvlanes-bench: {e}\n\n{USAGE}");
-            return ExitCode::from(2);
-        }
-    };
+    // `--help` prints and exits 0; a bad flag or value exits 2 with a message naming it.
+    let args = Args::from(Cli::parse());
     if let Some(dir) = &args.out {
         // Fail before measuring anything if the directory cannot take the files.
         let probe = dir.join(".bvlanes-bench-write-test");
@@ -398,40 +419,55 @@ fn header(a: &Args, pinning: &Pinning) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use clap::CommandFactory;
+    use clap::error::ErrorKind;
 
-    fn parse(s: &str) -> Result<Option<Args>, String> {
-        parse_args(s.split_whitespace().map(str::to_owned))
+    fn parse(s: &str) -> Result<Args, clap::Error> {
+        Cli::try_parse_from(std::iter::once("bvlanes-bench").chain(s.split_whitespace()))
+            .map(Args::from)
+    }
+
+    fn err(s: &str) -> String {
+        parse(s).unwrap_err().to_string()
     }
 
     #[test]
     fn arguments() {
-        let a = parse("").unwrap().unwrap();
+        Cli::command().debug_assert();
+        let a = parse("").unwrap();
         assert_eq!(a.tables, TABLES);
         assert_eq!(a.backends, Backend::available());
-        let a = parse("--table limit,larsson --n 1_000 --format csv --quick")
-            .unwrap()
-            .unwrap();
+        assert_eq!(
+            (a.n, a.format, a.rounds, a.out),
+            (None, Format::Markdown, 5, None)
+        );
+        let a = parse("--table limit,larsson --n 1_000 --format csv --quick").unwrap();
         assert_eq!(a.tables, ["larsson-aabb", "larsson-obb", "limit"]);
         assert_eq!((a.n, a.format, a.rounds), (Some(1000), Format::Csv, 3));
-        let a = parse("--table lights").unwrap().unwrap();
+        let a = parse("--table lights").unwrap();
         assert_eq!(a.tables, ["lights"]);
-        let a = parse("--table broadphase,lights").unwrap().unwrap();
+        let a = parse("--tables broadphase,lights --format md --rounds 7 --out x").unwrap();
         assert_eq!(a.tables, ["lights", "broadphase"]);
-        let a = parse("--table limit --table aabo --backend sse --backend scalar")
-            .unwrap()
-            .unwrap();
+        assert_eq!((a.format, a.rounds), (Format::Markdown, 7));
+        assert_eq!(a.out, Some(PathBuf::from("x")));
+        let a = parse("--table limit --table aabo --backend sse --backends scalar,sse").unwrap();
         assert_eq!(a.tables, ["aabo", "limit"]);
         assert_eq!(a.backends, [Backend::Sse, Backend::Scalar]);
-        assert!(parse("--help").unwrap().is_none());
-        assert!(parse("--table nope").unwrap_err().contains("nope"));
-        assert!(parse("--backend quantum").is_err());
-        assert!(parse("--n 0").is_err());
-        assert!(parse("--n").unwrap_err().contains("needs a value"));
-        assert!(parse("--rounds 0").is_err());
-        assert!(parse("--bench").is_err());
-        assert!(!parse("").unwrap().unwrap().no_pin);
-        assert!(parse("--no-pin --quick").unwrap().unwrap().no_pin);
-        let a = parse("--backend scalar").unwrap().unwrap();
+        assert_eq!(parse("--table all,larsson").unwrap().tables, TABLES);
+        assert_eq!(parse("--help").unwrap_err().kind(), ErrorKind::DisplayHelp);
+        assert_eq!(parse("-h").unwrap_err().kind(), ErrorKind::DisplayHelp);
+        assert!(err("--table nope").contains("unknown table `nope`"));
+        assert!(err("--backend quantum").contains("quantum"));
+        assert!(err("--format xml").contains("xml"));
+        assert!(err("--n 0").contains("--n"));
+        assert!(err("--n ten").contains("`ten` is not a number"));
+        assert!(err("--n").contains("--n"));
+        assert!(err("--rounds 0").contains("--rounds"));
+        assert!(err("--bench").contains("--bench"));
+        assert!(err("stray").contains("stray"));
+        assert!(!parse("").unwrap().no_pin);
+        assert!(parse("--no-pin --quick").unwrap().no_pin);
+        let a = parse("--backend scalar").unwrap();
         assert_eq!(a.backends, [Backend::Scalar]);
     }
 }

@@ -4,6 +4,12 @@
 //! group. [`Chart::to_svg`] produces a complete SVG document with a title,
 //! optional subtitle, y axis with grid lines (linear from zero, or logarithmic
 //! by decades), a value label above every bar, group labels and a legend.
+//!
+//! Hand-written rather than drawn with `plotters` (its SVG backend was tried on the same charts,
+//! issue 19): plotters rotates text only by multiples of 90° (the `limit` chart's 18 long group
+//! names become vertical, some drawn up over the bars), puts its legend inside the plotting area
+//! (over the bars of a ten-series chart) and has no subtitle, so matching these charts took a
+//! hand-laid legend and header on top of it, with text widths guessed all the same.
 
 use std::fmt::Write as _;
 
