@@ -2,7 +2,8 @@
 
 use super::cells::SortedCells;
 use super::froxel::{FIRST_SLICE_DEPTH, Froxels, LightRuns, Scratch};
-use super::output::{LightLists, LightMasks, RunSink};
+use super::output::{LightLists, LightMasks};
+use super::runs::RunSink;
 use super::split::{CellSplit, CollectRuns};
 use super::uniform::{self, Axis};
 use crate::lanes::Chunk;

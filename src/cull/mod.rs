@@ -30,6 +30,7 @@ mod cells;
 mod froxel;
 mod grid;
 mod output;
+mod runs;
 mod split;
 mod uniform;
 
