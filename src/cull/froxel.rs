@@ -104,7 +104,7 @@ impl Froxels {
                 what: "far must exceed near",
             });
         }
-        super::grid::check_dims(dims)?;
+        super::numbering::check_dims(dims)?;
         let tan_y = (fov / 2.0).tan();
         let tan_x = tan_y * f64::from(width_px) / f64::from(height_px);
         // Tile i spans ndc in [-1 + 2i/n, -1 + 2(i+1)/n]; ndc u is the slope u * tan.
