@@ -2,6 +2,8 @@
 //! eye, and the exact sphere-froxel decision (see `docs/algorithms.md`, "Light assignment to
 //! froxels").
 
+use super::numbering::CellOrder;
+use super::runs::RunSink;
 use crate::kernel::{Sink, SpheresVsViewVolume, ViewVolume};
 use crate::lanes::Chunk;
 use crate::lanes::{Lanes, Lanes64, left_pack_table};
@@ -194,8 +196,8 @@ impl Froxels {
         )
     }
 
-    /// Calls `out.run([x, y, z], n, light)` for every run of froxels each light of chunks `chunks`
-    /// (16 lights each) meets, lights ascending. The lights first go through the SIMD pre-cull
+    /// Pushes into `out` every run of froxels `(x..x + n, y, z)` each light of chunks `chunks`
+    /// (16 lights each) meets, numbered in `order`, lights ascending. The lights first go through the SIMD pre-cull
     /// against the whole view volume (`kernel/view_volume.rs`) on `backend`; the survivors
     /// join a short queue without a branch, and once [`QUEUE_AT`] or more are queued (up to 63)
     /// they are decided ([`for_each_hit`](Self::for_each_hit)) while their data is still in L1
@@ -207,8 +209,9 @@ impl Froxels {
         lights: &Spheres,
         chunks: core::ops::Range<usize>,
         backend: Backend,
+        order: CellOrder,
         scratch: &mut Scratch,
-        out: &mut impl LightRuns,
+        out: &mut impl RunSink,
     ) {
         let kernel = SpheresVsViewVolume {
             cols: lights.view().chunks(chunks.clone()),
@@ -218,6 +221,7 @@ impl Froxels {
             froxels: self,
             lights,
             offset: chunks.start * Chunk::LANES,
+            order,
             scratch,
             out,
             queue: [0; QUEUE],
@@ -301,7 +305,12 @@ impl Froxels {
     /// test in `tests/fuzz_regressions.rs`). Each distance is one the general path also
     /// evaluates, so the decision keeps the documented bounds (`rho` covers its rounding).
     #[inline(always)]
-    fn few_cells(&self, [x, y, pd]: [f64; 3], rho: f64, hit: &mut impl Runs) -> bool {
+    fn few_cells(
+        &self,
+        [x, y, pd]: [f64; 3],
+        rho: f64,
+        hit: &mut LightCells<'_, impl RunSink>,
+    ) -> bool {
         if pd <= 0.0 {
             return false;
         }
@@ -382,7 +391,7 @@ impl Froxels {
         near: u32,
         rho: f64,
         cell: [usize; 3],
-        hit: &mut impl Runs,
+        hit: &mut LightCells<'_, impl RunSink>,
     ) -> bool {
         let b = near.trailing_zeros() as usize;
         // `near` holds every plane the centre is on or beyond: this one alone.
@@ -475,7 +484,7 @@ impl Froxels {
         [b1, b2]: [usize; 2],
         [g1, g2]: [f64; 2],
         [n1, n2]: [Option<[usize; 3]>; 2],
-        hit: &mut impl Runs,
+        hit: &mut LightCells<'_, impl RunSink>,
     ) -> bool {
         let (m1, m2) = (self.normal(c, b1), self.normal(c, b2));
         let cb = m1[0] * m2[0] + m1[1] * m2[1] + m1[2] * m2[2];
@@ -575,7 +584,7 @@ impl Froxels {
         rho: f64,
         z: Run,
         s: &mut Scratch,
-        hit: &mut impl Runs,
+        hit: &mut LightCells<'_, impl RunSink>,
     ) {
         s.slices.clear();
         s.rows.clear();
@@ -630,7 +639,7 @@ impl Froxels {
         sl: &SliceSpan,
         j: usize,
         rows: &RowLanes,
-        hit: &mut impl Runs,
+        hit: &mut LightCells<'_, impl RunSink>,
     ) {
         let k = sl.k as usize;
         let SliceRows { t, ez2, rho2, .. } = sl.slice;
@@ -853,12 +862,12 @@ impl Froxels {
     /// cell (the cross-section at the depth nearest the centre, clamped), and a *reject*
     /// through the cell's bounding box. Only cells between the two run the exact distance.
     #[inline(always)]
-    pub(super) fn for_each_hit<W: Lanes64>(
+    fn for_each_hit<W: Lanes64>(
         &self,
         c: [f32; 3],
         r: f32,
         s: &mut Scratch,
-        hit: &mut impl Runs,
+        hit: &mut LightCells<'_, impl RunSink>,
     ) {
         // Not `c.map(f64::from)`: an array `map` was left out of line in one binary (a call
         // per light, and a quarter of a `many_lights` frame slower).
@@ -939,7 +948,7 @@ const CELL_AXIS: [usize; 6] = [2, 2, 0, 0, 1, 1];
 
 /// Runs for two cells `c[0]`, `c[1]` next to each other along x, each if `met` says so.
 #[inline(always)]
-fn pair_along_x(hit: &mut impl Runs, c: [[usize; 3]; 2], met: [bool; 2]) {
+fn pair_along_x(hit: &mut LightCells<'_, impl RunSink>, c: [[usize; 3]; 2], met: [bool; 2]) {
     match met {
         [true, true] => hit.run(cell_u32([c[0][0].min(c[1][0]), c[0][1], c[0][2]]), 2),
         [true, false] => hit.run(cell_u32(c[0]), 1),
@@ -1000,6 +1009,8 @@ struct Decide<'a, O> {
     lights: &'a Spheres,
     /// The index of the first light of the chunks.
     offset: usize,
+    /// How the grid numbers its cells.
+    order: CellOrder,
     scratch: &'a mut Scratch,
     out: &'a mut O,
     /// The survivors not yet decided (indices from `offset`), ascending.
@@ -1027,15 +1038,17 @@ static SET_LANES: [[u8; 8]; 256] = {
     t
 };
 
-impl<O: LightRuns> Decide<'_, O> {
+impl<O: RunSink> Decide<'_, O> {
     /// Decides the queued survivors, in order, and empties the queue.
     #[inline(always)]
     fn decide_queued<W: Lanes64>(&mut self) {
         for q in 0..self.queued {
             let l = self.offset + self.queue[q] as usize;
             let light = self.lights.get(l).expect("a survivor is a light");
-            let mut hit = OfLight {
+            let mut hit = LightCells {
                 out: &mut *self.out,
+                dims: self.froxels.dims,
+                order: self.order,
                 light: l as u32,
             };
             self.froxels
@@ -1045,42 +1058,27 @@ impl<O: LightRuns> Decide<'_, O> {
     }
 }
 
-/// Where [`Froxels::assign_chunks`] puts its runs: `run([x, y, z], n, light)` for the froxels
-/// `(x..x + n, y, z)` light `light` meets. A trait, not a closure, so that every call is
-/// inlined into the deciding loop (a closure called from three places was left out of line:
-/// a call per run, a tenth of the frame).
-pub(super) trait LightRuns {
-    /// Takes one run.
-    fn run(&mut self, xyz: [u32; 3], n: u32, light: u32);
-}
-
-/// Where [`Froxels::for_each_hit`] puts one light's runs: `run([x, y, z], n)`.
-pub(super) trait Runs {
-    /// Takes one run.
-    fn run(&mut self, xyz: [u32; 3], n: u32);
-}
-
-impl<F: FnMut([u32; 3], u32)> Runs for F {
-    #[inline(always)]
-    fn run(&mut self, xyz: [u32; 3], n: u32) {
-        self(xyz, n);
-    }
-}
-
-/// One light's runs, passed on to a [`LightRuns`].
-struct OfLight<'a, O> {
-    out: &'a mut O,
+/// One light's runs of froxels, as [`Froxels::for_each_hit`] finds them: `run([x, y, z], n)`
+/// pushes the froxels `(x..x + n, y, z)`, numbered in the grid's order, into `out`. A struct
+/// whose method is inlined, not a closure: a closure called from three places was left out of
+/// line (a call per run, a tenth of the frame).
+struct LightCells<'a, S> {
+    out: &'a mut S,
+    dims: [u32; 3],
+    order: CellOrder,
     light: u32,
 }
 
-impl<O: LightRuns> Runs for OfLight<'_, O> {
+impl<S: RunSink> LightCells<'_, S> {
+    /// Takes one run.
     #[inline(always)]
     fn run(&mut self, xyz: [u32; 3], n: u32) {
-        self.out.run(xyz, n, self.light);
+        let start = self.order.index(self.dims, xyz);
+        self.out.push(start, n, self.light);
     }
 }
 
-impl<O: LightRuns> Sink for Decide<'_, O> {
+impl<O: RunSink> Sink for Decide<'_, O> {
     #[inline(always)]
     fn push<V: Lanes>(&mut self, base: u32, bits: u32) -> bool {
         // The survivors join the queue without a branch per chunk or light: eight slots
@@ -1377,6 +1375,7 @@ fn f32_up_mul(s: f64, d: f64) -> f32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cull::runs::CellRuns;
 
     /// Products whose f64 rounding lands on an f32 from beyond it step one f32 further out
     /// (`cell_box` rounded the f64 product, and a froxel's box left out a sliver of it).
@@ -1585,10 +1584,15 @@ mod tests {
                     );
                 }
                 for (l, light) in lights.iter().enumerate() {
-                    let mut listed = false;
-                    let mut one = |_: [u32; 3], _: u32| listed = true;
+                    let mut runs = CellRuns::default();
+                    let mut one = LightCells {
+                        out: &mut runs,
+                        dims: f.dims,
+                        order: CellOrder::default(),
+                        light: l as u32,
+                    };
                     f.for_each_hit::<F64x1>(light.center, light.radius, &mut scratch, &mut one);
-                    if listed {
+                    if !runs.runs().is_empty() {
                         assert!(
                             scalar.binary_search(&(l as u32)).is_ok(),
                             "camera {ci}, len {len}: light {l} {light:?} listed but pre-culled"

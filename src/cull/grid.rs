@@ -1,7 +1,7 @@
 //! [`ClusterGrid`]: the cells lights are assigned to, and the assignment itself.
 
 use super::cells::SortedCells;
-use super::froxel::{FIRST_SLICE_DEPTH, Froxels, LightRuns, Scratch};
+use super::froxel::{FIRST_SLICE_DEPTH, Froxels, Scratch};
 use super::numbering::{CellOrder, MAX_AXIS_CELLS, check_dims};
 use super::output::{LightLists, LightMasks};
 use super::runs::RunSink;
@@ -399,16 +399,11 @@ impl ClusterGrid {
         let which = range.start * lanes..(range.end * lanes).min(lights.len());
         match &self.kind {
             Kind::Froxels(f) => {
-                let d = f.dims;
                 let mut scratch = Scratch::default();
                 // By reference: moved into the froxel kernel's sink, the runs made one-thread
                 // indoor frames 7% slower (the code around them compiled differently).
-                let mut out = FroxelRuns {
-                    grid: self,
-                    dims: d,
-                    runs: &mut runs,
-                };
-                f.assign_chunks(lights, range, self.backend, &mut scratch, &mut out);
+                let (backend, order) = (self.backend, self.order);
+                f.assign_chunks(lights, range, backend, order, &mut scratch, &mut runs);
                 runs
             }
             Kind::Cells(cells) => cells.collect(lights, which, self.backend, runs),
@@ -418,21 +413,6 @@ impl ClusterGrid {
                 uniform::collect(axes, index, lights, which, along_z, runs)
             }
         }
-    }
-}
-
-/// The runs of a froxel grid's lights, numbered in the grid's cell order into `runs`.
-struct FroxelRuns<'a, S> {
-    grid: &'a ClusterGrid,
-    dims: [u32; 3],
-    runs: &'a mut S,
-}
-
-impl<S: RunSink> LightRuns for FroxelRuns<'_, S> {
-    #[inline(always)]
-    fn run(&mut self, [x, y, z]: [u32; 3], n: u32, light: u32) {
-        let start = self.grid.index(self.dims, x, y, z);
-        self.runs.push(start, n, light);
     }
 }
 
