@@ -26,19 +26,11 @@ impl Cell {
 
     /// Whether the point `(x, y, depth)` is farther than `sqrt(rho2)` from the intersection of
     /// two of the cell's six half-spaces (so from the cell): per axis the plane the point is
-    /// least inside of (signed distance `g`, positive outside; `cx`, `cy` hold
-    /// `1 / sqrt(1 + s^2)` of the tile's and the row's slopes), and each pair of those three.
-    /// The distance from a point to the intersection of two half-spaces with unit normals at
-    /// cosine `c` (`|c| < 1`) is `g1` where `g2 <= c g1`, `g2` where `g1 <= c g2`, and else
-    /// (then `g1 + g2 > 0`) the distance to their common line,
-    /// `sqrt((g1^2 + g2^2 - 2 c g1 g2) / (1 - c^2))`. Only that last case can reject: `met`
-    /// calls this after the single-plane tests, so `g1`, `g2 <= rho` up to rounding, and the
-    /// formula is continuous across the cases. Rounding moves the computed distance by a few
-    /// units of `2^-52 (|p|_1 + rho)`, far below the slack `rho - r`.
-    ///
-    /// On the indoor scene three in four of the cells that reach [`least`](Self::least)
-    /// without this are rejected by it (the ball by an edge of the froxel: a side plane and a
-    /// depth plane, or two side planes), each for a fraction of `least`'s divisions.
+    /// least inside of (`cx`, `cy` hold `1 / sqrt(1 + s^2)` of the tile's and the row's
+    /// slopes), and each pair of those three; only the distance to the planes' common line can
+    /// reject (`docs/algorithms.md`, "Light assignment to froxels", "Beyond an edge"). On the
+    /// indoor scene it rejects three in four of the cells that would reach
+    /// [`least`](Self::least), each for a fraction of `least`'s divisions.
     #[inline(always)]
     pub(super) fn beyond_an_edge(
         &self,
@@ -80,18 +72,9 @@ impl Cell {
     }
 
     /// The squared distance from the point `(x, y, depth)` to the cell: the minimum of `h(t)`
-    /// over `t` in `[d0, d1]`. `h` is convex (a partial minimum of a convex function over a
-    /// convex set), strictly, and continuously differentiable (each of `ex^2`, `ey^2` is the
-    /// square of a ramp, zero with its derivative where it switches on). So its minimum over
-    /// `[d0, d1]` is at an end or where `h' = 0`, and there `h` equals one of nine quadratics
-    /// (each of `ex`, `ey` off, or on through its lower or its upper plane) with that
-    /// quadratic's stationary point. The candidates are the ends and those points clamped to
-    /// `[d0, d1]`; each is a point of the cell, so the smallest `h` among them is the distance.
-    /// Only the quadratics active somewhere on `[d0, d1]` are tried: `x / t` is monotone in `t`
-    /// (`t >= d0 > 0`), so `ex` is on through its lower plane, off, or on through its upper
-    /// plane in that order or the reverse, and the states between those at `d0` and `d1` are
-    /// the ones it takes (likewise `ey`). (A state missed by rounding at an end lasts for an
-    /// ulp of `t`, where `h` is within rounding of its value at that end.)
+    /// over `t` in `[d0, d1]`, at an end or at the stationary point of one of the quadratics
+    /// `h` equals where it is active, clamped (`docs/algorithms.md`, "Light assignment to
+    /// froxels", "The distance to one froxel").
     ///
     /// The candidates are taken in turn and the first one at most `enough` is returned at once
     /// (else the smallest of all), so `least(p, l) <= l` iff the distance squared is at most

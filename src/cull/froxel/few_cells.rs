@@ -1,30 +1,21 @@
 //! The few-cells shortcut: a light whose ball reaches few planes of the cell holding its centre
 //! is decided by that cell's plane distances alone.
 
-use super::super::runs::RunSink;
 use super::cell_distance::near_the_line;
 use super::{Froxels, LightCells, cell_u32};
+use crate::cull::runs::RunSink;
 
 impl Froxels {
     /// The cells of a light whose ball (radius `rho`) reaches few planes of the cell holding
     /// (or, clamped, nearest) its centre, as `hit` runs; `false` (and no run) for any other
-    /// light. Three cases: the ball crosses at most one plane (below); two planes of different
-    /// axes ([`by_an_edge`](Self::by_an_edge)); the centre is outside the grid, by one boundary
-    /// plane ([`outside_the_grid`](Self::outside_the_grid)). No square root or search on this
-    /// path, which most small lights take (`many_lights`: 7,389 of the 7,463 survivors of the
-    /// pre-cull; indoor: 172 of 2,955).
-    ///
-    /// With `g` the centre's distances inside the six planes, all positive: if every `g > rho`
-    /// the ball meets that cell only. If exactly one `g <= rho`, and the neighbour across that
-    /// plane has its opposite plane farther than `rho` too (or lies at the grid's edge), the
-    /// ball meets that neighbour and no other cell: the foot of the perpendicular from the
-    /// centre onto the crossed plane is within `rho` of it, so inside the other five planes and
-    /// the neighbour's opposite one, on the neighbour's face; and every other cell lies beyond
-    /// one of those six planes. Without the neighbour's check a thin neighbour (a short slice,
-    /// a flat one when `far <= 5`, an outer tile of a wide view) let the ball pass through into
-    /// the cell beyond, which was not listed (found by the `lights` fuzz target; regression
-    /// test in `tests/fuzz_regressions.rs`). Each distance is one the general path also
-    /// evaluates, so the decision keeps the documented bounds (`rho` covers its rounding).
+    /// light. Three cases: the ball crosses at most one plane, and the neighbour across it is
+    /// not so thin that the ball passes through (below); two planes of different axes
+    /// ([`by_an_edge`](Self::by_an_edge)); the centre is outside the grid, by one boundary plane
+    /// ([`outside_the_grid`](Self::outside_the_grid)). Why each is exact, and the bugs the
+    /// neighbour checks fixed: `docs/algorithms.md`, "Light assignment to froxels", step 2. No
+    /// square root or search on this path, which most small lights take (`many_lights`: 7,389
+    /// of the 7,463 survivors of the pre-cull; indoor: 172 of 2,955). Each distance is one the
+    /// general path also evaluates, so the decision keeps the documented bounds.
     #[inline(always)]
     pub(super) fn few_cells(
         &self,
@@ -176,27 +167,11 @@ impl Froxels {
     /// The end of [`few_cells`](Self::few_cells) for a ball that crosses two planes of its
     /// cell `c`, `b` (along two different axes) at distances `g` (the neighbours across them,
     /// `n`, checked as [`neighbour`](Self::neighbour) does with `boundary_too`; `None` at the
-    /// grid's edge); `false` (and no run) when the planes are too close to parallel for the
-    /// formula's rounding.
-    ///
-    /// Every point of the ball lies inside the cell's other four planes and the neighbours'
-    /// opposite planes (checked even where one is the grid's boundary: the first version
-    /// skipped that, as the one-plane case may, and listed the cell across both from a foot
-    /// outside the grid, up to half again farther than `r`; found by review, regression test
-    /// `by_an_edge_with_a_neighbour_at_the_grid_boundary`), so the ball meets `c`, the two
-    /// neighbours `n1`, `n2` and the cell `d` across both, and nothing else; and each of the
-    /// last three only where the ball meets the wedge of two half-spaces that holds it near the
-    /// edge: with `cb` the cosine between the planes' unit normals (pointing into `c`), the
-    /// distance from the centre to `n1`'s wedge (beyond plane 1, inside plane 2) is `g1` when
-    /// the foot of the perpendicular onto plane 1 is inside plane 2 (`g1 cb <= g2`), else the
-    /// distance to the planes' common line, `sqrt((g1^2 + g2^2 - 2 cb g1 g2) / (1 - cb^2))`;
-    /// to `d`'s wedge (beyond both) `g1` when `g2 <= cb g1`, `g2` when `g1 <= cb g2`, else the
-    /// same line distance (as [`Cell::beyond_an_edge`]). `g1`, `g2 <= rho`, so only the line
-    /// can be too far. The comparison's error, as a distance, is of the order of ten units of
-    /// `2^-52 (|p|_1 + rho)` divided by `1 - cb^2`: planes within about 14.5 degrees of
-    /// parallel (`cb^2 > 15/16`, a side plane against a depth plane past slope 3.9, views wider
-    /// than about 150 degrees) go the general way, and elsewhere it stays under about `2^-44` of
-    /// that scale, a sixteenth of the slack `rho - r`.
+    /// grid's edge); `false` (and no run) when the planes are within about 14.5 degrees of
+    /// parallel (`cb^2 > 15/16`), too close for the formula's rounding. The ball meets `c`, the
+    /// neighbours and the cell across both, each where it reaches that cell's wedge of two
+    /// half-spaces (the distance to a wedge as in `Cell::beyond_an_edge`); the derivation and the
+    /// error bound: `docs/algorithms.md`, "Light assignment to froxels", step 2.
     #[inline(always)]
     fn by_an_edge(
         &self,

@@ -1,11 +1,11 @@
 //! The general path: the slices a light reaches, then per slice and row a run of tiles whose
 //! two ends are decided exactly.
 
-use super::super::runs::RunSink;
 use super::cell_distance::Cell;
 use super::ordered::Ordered;
 use super::rows::{RowLanes, SliceRows};
 use super::{Froxels, LightCells, Run};
+use crate::cull::runs::RunSink;
 use crate::lanes::Lanes64;
 
 impl Froxels {
@@ -28,33 +28,15 @@ impl Froxels {
         Run { first, end }
     }
 
-    /// The hits of a light centred in front of the eye (`pd > 0`), `z` its slices.
+    /// The hits of a light centred in front of the eye (`pd > 0`), `z` its slices: per slice and
+    /// row, a superset run of tiles from the ball's extent, its two ends moved in by exact tests
+    /// ([`met`](Self::met)), the tiles between listed without one (`docs/algorithms.md`, "Light
+    /// assignment to froxels", step 4). The rows go through [`rows`](Self::rows) `W::N` at a
+    /// time.
     ///
-    /// Within one slice and one row, the part of the ball inside the row (a convex set, so
-    /// connected) meets a contiguous run of tiles (`x / d` is continuous on it). A superset of
-    /// that run comes from the ball's extent: every point `(x', y', t)` of it has
-    /// `t in [t0, t1]` (the ball's depths within the slice) and
-    /// `(x' - x)^2 <= rho^2 - ez^2 - ey^2`, with `ez` the centre's distance to the slice and `ey`
-    /// its `y` distance to the row's bounding box over `[t0, t1]`; so `x' / t` lies between the
-    /// extreme quotients of `x' = x -+ sqrt(...)` over `t0` and `t1`. Exact tests then move the
-    /// run's two ends in to the first and last tiles met; the tiles between are met and listed
-    /// without a test. Rows come from the same bound one axis up. Ends are decided by
-    /// [`met`](Self::met); the bounds hold with `rho = r + tau`, so a tile really within `r`
-    /// of the light is inside them by a margin of order `tau`, far above their rounding.
-    ///
-    /// The rows of a slice go through [`rows`](Self::rows) `W::N` at a time (four on AVX2 and
-    /// AVX-512): their planes, bounds and the first, cheap, accept test at both ends. Only the
-    /// rows whose ends that test does not settle (about a third on the indoor scene) run the rest
-    /// of [`met`](Self::met) one tile at a time.
-    ///
-    /// The work is done in three passes, each over the whole light: every slice's
-    /// [`SliceRows`] and candidate rows, then every batch of rows through `rows`, then the
-    /// decisions and runs ([`decide_batch`](Self::decide_batch)), in slice and row order. Each
-    /// slice's chain of dependent operations (a division, a square root, then `rows`' own chain
-    /// through a square root and the tile gathers) is long and the deciding loop's branches are
-    /// hard to predict; computed one slice after another with the decisions in between, the
-    /// chains ran one at a time, and batched they overlap (indoor frames 15-19% faster;
-    /// `docs/benchmarks.md`). Planning several lights ahead the same way was slower.
+    /// Three passes over the whole light (every slice's [`SliceRows`], then every batch of rows,
+    /// then the decisions, [`decide_batch`](Self::decide_batch)), so that the slices' long
+    /// dependent chains overlap: indoor frames 15-19% faster (step 4, "Latency, not work").
     #[inline(always)]
     pub(super) fn hits_in_front<W: Lanes64>(
         &self,

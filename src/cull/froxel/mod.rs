@@ -1,6 +1,13 @@
 //! Froxel grids: a perspective camera's view volume cut into cells between planes through the
 //! eye, and the exact sphere-froxel decision (see `docs/algorithms.md`, "Light assignment to
 //! froxels").
+//!
+//! Here the [`Froxels`] type, its geometry and the per-light driver; one file per step of the
+//! decision: `pre_cull.rs` (the SIMD pre-cull and its queue, the per-light decisions run in its
+//! sink), `few_cells.rs` (a light reaching few planes of its cell), `general.rs` (the slices,
+//! then per row a run of tiles with exact tests at its ends), `rows.rs` (the rows of a slice in
+//! f64 lanes), `cell_distance.rs` (the exact distance to one froxel); `cell_box.rs` (a froxel's
+//! f32 bounding box), `ordered.rs` (compare-and-select `max` and `min`).
 
 mod cell_box;
 mod cell_distance;
@@ -215,17 +222,11 @@ impl Froxels {
         (s * self.ndc[a] + self.half[a]).at_least(0.0).at_most(last) as i64 as usize
     }
 
-    /// Calls `hit.run([x, y, z], n)` for every run of froxels `(x..x + n, y, z)` the sphere `(c, r)`
-    /// meets (`n >= 1`; together, every froxel it meets, once), by the decision
-    /// documented on [`ClusterGrid::froxels`](super::ClusterGrid::froxels).
-    ///
-    /// The plane tests are separable: a cell passes its six iff its column passes its two side
-    /// planes, its row its two and its slice its two depths, so the candidates are the product
-    /// of three runs, found with `dims[0] + dims[1] + 2` plane distances and two binary
-    /// searches. Per slice, each candidate column and row gets two squared distances along its
-    /// axis, so per cell two sums settle almost every case: an *accept* through a point of the
-    /// cell (the cross-section at the depth nearest the centre, clamped), and a *reject*
-    /// through the cell's bounding box. Only cells between the two run the exact distance.
+    /// Calls `hit.run([x, y, z], n)` for every run of froxels `(x..x + n, y, z)` the sphere
+    /// `(c, r)` meets (`n >= 1`; together, every froxel it meets, once), by the decision
+    /// documented on [`ClusterGrid::froxels`](super::ClusterGrid::froxels): the few-cells
+    /// shortcut, else the light's slices, then its rows in front of the eye or every candidate
+    /// cell at or behind it (`docs/algorithms.md`, "Light assignment to froxels", steps 2-5).
     #[inline(always)]
     fn for_each_hit<W: Lanes64>(
         &self,

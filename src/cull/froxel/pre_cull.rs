@@ -1,9 +1,9 @@
 //! The SIMD pre-cull of all lights against the whole view volume, and its sink, which queues
 //! the survivors and decides them on the pre-cull's tier.
 
-use super::super::numbering::CellOrder;
-use super::super::runs::RunSink;
 use super::{Froxels, LightCells, Scratch};
+use crate::cull::numbering::CellOrder;
+use crate::cull::runs::RunSink;
 use crate::kernel::{Sink, SpheresVsViewVolume, ViewVolume};
 use crate::lanes::{Chunk, Lanes, Lanes64, left_pack_table};
 use crate::round::f32_at_least;
@@ -44,13 +44,12 @@ pub(super) fn view_volume(
 
 impl Froxels {
     /// Pushes into `out` every run of froxels `(x..x + n, y, z)` each light of chunks `chunks`
-    /// (16 lights each) meets, numbered in `order`, lights ascending. The lights first go through the SIMD pre-cull
-    /// against the whole view volume (`kernel/view_volume.rs`) on `backend`; the survivors
-    /// join a short queue without a branch, and once [`QUEUE_AT`] or more are queued (up to 63)
-    /// they are decided ([`for_each_hit`](Self::for_each_hit)) while their data is still in L1
-    /// (deciding the survivors afterwards from a list of all of them costs cache misses on
-    /// scattered lights: a quarter of the time on `many_lights`; deciding each chunk's
-    /// survivors at once, a loop over its bits, left a mispredicted exit per chunk: 4% slower).
+    /// (16 lights each) meets, numbered in `order`, lights ascending: the SIMD pre-cull against
+    /// the whole view volume (`kernel/view_volume.rs`) on `backend`, its survivors queued
+    /// without a branch and, once [`QUEUE_AT`] or more wait, decided
+    /// ([`for_each_hit`](Self::for_each_hit)) while their data is still in L1 (deciding them
+    /// from a list afterwards cost a quarter of a `many_lights` frame; a loop over each chunk's
+    /// bits, 4%: `docs/algorithms.md`, "Light assignment to froxels", step 2).
     pub(in crate::cull) fn assign_chunks(
         &self,
         lights: &Spheres,

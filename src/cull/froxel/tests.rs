@@ -1,8 +1,11 @@
+//! The froxel grid's unit tests (the public behaviour is tested in `tests/cull_froxel.rs`).
+
 use super::cell_box::{f32_down_mul, f32_up_mul};
 use super::cell_distance::Cell;
 use super::rows::SliceRows;
 use super::*;
 use crate::cull::runs::CellRuns;
+use crate::lanes::scalar::F64x1;
 use crate::round::{f32_at_least, f32_at_most};
 use crate::{Backend, Spheres};
 
@@ -26,7 +29,6 @@ fn products_round_outwards_past_an_f32_they_round_onto() {
     assert_eq!(f32_down_mul(-1e300, 1e10), -f32::MAX);
     assert_eq!(f32_up_mul(1e300, 1e10), f32::MAX);
 }
-use crate::lanes::scalar::F64x1;
 
 #[test]
 fn slices_follow_bevy() {
