@@ -136,7 +136,7 @@ fn states(u: f64, a: [f64; 2], d0: f64, d1: f64) -> (u8, u8) {
 /// Whether a point at distances `g1`, `g2` from two planes whose unit normals have cosine `c`
 /// (`|c| < 1`) lies within `sqrt(rho2)` of the planes' common line:
 /// `g1^2 + g2^2 - 2 c g1 g2 <= rho2 (1 - c^2)`, the squared distance times `1 - c^2`, without
-/// a division ([`Cell::beyond_an_edge`], [`Froxels::by_an_edge`]).
+/// a division ([`Cell::beyond_an_edge`], [`Froxels::by_an_edge`](super::Froxels::by_an_edge)).
 #[inline(always)]
 pub(super) fn near_the_line(g1: f64, g2: f64, c: f64, rho2: f64) -> bool {
     g1 * g1 + g2 * g2 - 2.0 * c * g1 * g2 <= rho2 * (1.0 - c * c)
