@@ -2,7 +2,7 @@
 //! cells binned once along two axes, so that each light runs the batched sphere-box kernel over
 //! the few stretches of cells that can reach it instead of over every cell.
 
-use super::output::RunSink;
+use super::runs::RunSink;
 use crate::kernel::Sink;
 use crate::lanes::Chunk;
 use crate::lanes::{Lanes, WithLanes, dispatch};

@@ -1,23 +1,15 @@
 //! [`ClusterGrid`]: the cells lights are assigned to, and the assignment itself.
 
 use super::cells::SortedCells;
-use super::froxel::{FIRST_SLICE_DEPTH, Froxels, LightRuns, Scratch};
-use super::output::{LightLists, LightMasks, RunSink};
+use super::froxel::{FIRST_SLICE_DEPTH, Froxels, Scratch};
+use super::numbering::{CellOrder, MAX_AXIS_CELLS, check_dims};
+use super::output::{LightLists, LightMasks};
+use super::runs::RunSink;
 use super::split::{CellSplit, CollectRuns};
 use super::uniform::{self, Axis};
 use crate::lanes::Chunk;
 use crate::tasks::{default_threads, on_pool};
 use crate::{Aabb, Aabbs, Backend, BvError, Spheres};
-
-/// How a uniform or froxel grid numbers its cells.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum CellOrder {
-    /// `index = (x * dims_y + y) * dims_z + z`: z fastest, as Bevy's clusters.
-    #[default]
-    ZFastest,
-    /// `index = (z * dims_y + y) * dims_x + x`: x fastest, as a 3-D texture.
-    XFastest,
-}
 
 /// The cells of a cluster grid, and the assignment of lights to them.
 ///
@@ -42,20 +34,6 @@ pub struct ClusterGrid {
     threads: usize,
 }
 
-/// [`BvError::GridDims`] unless every dimension lies in `1..=MAX_AXIS_CELLS` and their product
-/// is at most `u32::MAX`.
-pub(super) fn check_dims(dims: [u32; 3]) -> Result<(), BvError> {
-    let cells = dims.iter().map(|&d| u128::from(d)).product::<u128>();
-    let axis_ok = dims
-        .iter()
-        .all(|&d| (1..=ClusterGrid::MAX_AXIS_CELLS).contains(&d));
-    if axis_ok && cells <= u128::from(u32::MAX) {
-        Ok(())
-    } else {
-        Err(BvError::GridDims { dims })
-    }
-}
-
 #[derive(Clone, Debug)]
 enum Kind {
     /// Cell `(x, y, z)` spans cell `x` of `axes[0]`, `y` of `axes[1]` and `z` of `axes[2]`.
@@ -76,7 +54,7 @@ impl ClusterGrid {
     /// of the three is limited separately, to `u32::MAX` (cell indices are `u32`), and an
     /// assignment's output takes `4 (cells + 1)` bytes of offsets or `4 cells ceil(lights / 32)`
     /// bytes of masks.
-    pub const MAX_AXIS_CELLS: u32 = 1 << 24;
+    pub const MAX_AXIS_CELLS: u32 = MAX_AXIS_CELLS;
 
     /// `dims[0] x dims[1] x dims[2]` equal cells tiling `bounds`. The cell boundaries along each
     /// axis are `min + (max - min) * i / dims` computed in f64 and rounded to nearest f32 (the
@@ -274,20 +252,12 @@ impl ClusterGrid {
 
     #[inline]
     fn index(&self, d: [u32; 3], x: u32, y: u32, z: u32) -> u32 {
-        match self.order {
-            CellOrder::ZFastest => (x * d[1] + y) * d[2] + z,
-            CellOrder::XFastest => (z * d[1] + y) * d[0] + x,
-        }
+        self.order.index(d, [x, y, z])
     }
 
     /// The `(x, y, z)` of cell `index < len` of a grid with dimensions `dims`.
     fn coords(&self, dims: [u32; 3], index: usize) -> [usize; 3] {
-        let (i, d) = (index as u32, dims);
-        let xyz = match self.order {
-            CellOrder::ZFastest => [i / (d[1] * d[2]), i / d[2] % d[1], i % d[2]],
-            CellOrder::XFastest => [i % d[0], i / d[0] % d[1], i / (d[0] * d[1])],
-        };
-        xyz.map(|v| v as usize)
+        self.order.coords(dims, index)
     }
 
     /// Cell `index`'s box (for a froxel grid, the smallest f32 box containing the froxel, bounds
@@ -429,16 +399,11 @@ impl ClusterGrid {
         let which = range.start * lanes..(range.end * lanes).min(lights.len());
         match &self.kind {
             Kind::Froxels(f) => {
-                let d = f.dims;
                 let mut scratch = Scratch::default();
                 // By reference: moved into the froxel kernel's sink, the runs made one-thread
                 // indoor frames 7% slower (the code around them compiled differently).
-                let mut out = FroxelRuns {
-                    grid: self,
-                    dims: d,
-                    runs: &mut runs,
-                };
-                f.assign_chunks(lights, range, self.backend, &mut scratch, &mut out);
+                let (backend, order) = (self.backend, self.order);
+                f.assign_chunks(lights, range, backend, order, &mut scratch, &mut runs);
                 runs
             }
             Kind::Cells(cells) => cells.collect(lights, which, self.backend, runs),
@@ -448,21 +413,6 @@ impl ClusterGrid {
                 uniform::collect(axes, index, lights, which, along_z, runs)
             }
         }
-    }
-}
-
-/// The runs of a froxel grid's lights, numbered in the grid's cell order into `runs`.
-struct FroxelRuns<'a, S> {
-    grid: &'a ClusterGrid,
-    dims: [u32; 3],
-    runs: &'a mut S,
-}
-
-impl<S: RunSink> LightRuns for FroxelRuns<'_, S> {
-    #[inline(always)]
-    fn run(&mut self, [x, y, z]: [u32; 3], n: u32, light: u32) {
-        let start = self.grid.index(self.dims, x, y, z);
-        self.runs.push(start, n, light);
     }
 }
 

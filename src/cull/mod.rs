@@ -29,10 +29,13 @@
 mod cells;
 mod froxel;
 mod grid;
+mod numbering;
 mod output;
+mod runs;
 mod split;
 mod uniform;
 
 pub use crate::Frustum;
-pub use grid::{CellOrder, ClusterGrid};
+pub use grid::ClusterGrid;
+pub use numbering::CellOrder;
 pub use output::{LightLists, LightMasks};

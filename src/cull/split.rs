@@ -11,8 +11,12 @@
 //! slices with `split_at_mut`), and the CSR ranges know where their pairs start before any of
 //! them is written: each bin counts its pairs as it grows.
 
-use super::output::{CellRuns, RunSink, TOO_MANY_PAIRS};
+use super::runs::{CellRuns, RunSink};
 use crate::tasks::{join_fixed, run_tasks_mut};
+
+/// The documented panic of an assignment whose offsets would pass `u32::MAX`.
+pub(crate) const TOO_MANY_PAIRS: &str =
+    "more than u32::MAX (cell, light) pairs: CSR offsets are u32";
 
 /// The cell ranges `bounds[r]..bounds[r + 1]` of a split assignment's output, and the step of
 /// its runs.

@@ -1,7 +1,7 @@
 //! Uniform grids: equal boxes tiling a bounding box, and each light's walk over the cells near
 //! it (see `docs/algorithms.md`, "Light assignment to a uniform grid").
 
-use super::output::RunSink;
+use super::runs::RunSink;
 use crate::{Aabb, Spheres};
 
 /// One axis of a uniform grid: its cell boundaries, and the affine map that finds the cell

@@ -105,9 +105,9 @@ pub trait Lanes: Copy {
 }
 
 /// A vector of `N` f64 lanes (`N` = 1, 2 or 4) plus the few operations of the f64 kernels (the
-/// rows of a froxel grid, `cull/froxel.rs`). The rules of [`Lanes`] hold: one IEEE operation per
-/// method, the same on every tier, no fused multiply-add, `min`/`max` with x86 semantics; so a
-/// kernel written once over `Lanes64` decides the same on every tier as its one-lane instance.
+/// rows of a froxel grid, `cull/froxel/rows.rs`). The rules of [`Lanes`] hold: one IEEE operation
+/// per method, the same on every tier, no fused multiply-add, `min`/`max` with x86 semantics; so
+/// a kernel written once over `Lanes64` decides the same on every tier as its one-lane instance.
 /// Values of the AVX2 type live only inside the `#[target_feature]` entry points of the AVX2 and
 /// AVX-512 tiers (whose f64 lanes it is), as those of [`Lanes`].
 pub trait Lanes64: Copy {
