@@ -4,11 +4,13 @@
 
 use super::runs::RunSink;
 use crate::kernel::Sink;
+use crate::lanes::Backend;
 use crate::lanes::Chunk;
 use crate::lanes::{Lanes, WithLanes, dispatch};
+use crate::primitive::{Aabb, Sphere};
 use crate::query::{REACH_FLOOR, REACH_WIDEN, aabbs_vs_sphere};
 use crate::round::{extent_up, reach_down};
-use crate::{Aabb, Aabbs, Backend, Sphere, Spheres};
+use crate::soa::{Aabbs, Spheres};
 
 /// The cells of a [`from_cells`](super::ClusterGrid::from_cells) grid, as given and binned.
 ///

@@ -7,9 +7,12 @@ use super::output::{LightLists, LightMasks};
 use super::runs::RunSink;
 use super::split::{CellSplit, CollectRuns};
 use super::uniform::{self, Axis};
+use crate::error::BvError;
+use crate::lanes::Backend;
 use crate::lanes::Chunk;
+use crate::primitive::Aabb;
+use crate::soa::{Aabbs, Spheres};
 use crate::tasks::{default_threads, on_pool};
-use crate::{Aabb, Aabbs, Backend, BvError, Spheres};
 
 /// The cells of a cluster grid, and the assignment of lights to them.
 ///

@@ -35,7 +35,7 @@ mod runs;
 mod split;
 mod uniform;
 
-pub use crate::Frustum;
+pub use crate::primitive::Frustum;
 pub use grid::ClusterGrid;
 pub use numbering::CellOrder;
 pub use output::{LightLists, LightMasks};

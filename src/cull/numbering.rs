@@ -1,7 +1,7 @@
 //! How uniform and froxel grids number their cells: the [`CellOrder`], and the dimensions it
 //! can number (every cell index a `u32`).
 
-use crate::BvError;
+use crate::error::BvError;
 
 /// How a uniform or froxel grid numbers its cells.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]

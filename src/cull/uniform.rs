@@ -2,7 +2,8 @@
 //! it (see `docs/algorithms.md`, "Light assignment to a uniform grid").
 
 use super::runs::RunSink;
-use crate::{Aabb, Spheres};
+use crate::primitive::Aabb;
+use crate::soa::Spheres;
 
 /// One axis of a uniform grid: its cell boundaries, and the affine map that finds the cell
 /// holding a coordinate without a search.

@@ -1,7 +1,7 @@
 //! A froxel's bounding box: the smallest f32 box containing it, bounds rounded outwards.
 
 use super::Froxels;
-use crate::Aabb;
+use crate::primitive::Aabb;
 use crate::round::{f32_at_least, f32_at_most};
 
 impl Froxels {

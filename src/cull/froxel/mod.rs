@@ -23,7 +23,7 @@ pub(super) use general::Scratch;
 
 use super::numbering::CellOrder;
 use super::runs::RunSink;
-use crate::BvError;
+use crate::error::BvError;
 use crate::kernel::ViewVolume;
 use crate::lanes::Lanes64;
 use ordered::Ordered;

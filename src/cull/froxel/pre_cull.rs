@@ -5,9 +5,10 @@ use super::{Froxels, LightCells, Scratch};
 use crate::cull::numbering::CellOrder;
 use crate::cull::runs::RunSink;
 use crate::kernel::{Sink, SpheresVsViewVolume, ViewVolume};
+use crate::lanes::Backend;
 use crate::lanes::{Chunk, Lanes, Lanes64, left_pack_table};
 use crate::round::f32_at_least;
-use crate::{Backend, Spheres};
+use crate::soa::Spheres;
 
 /// 2^-20: the relative slack of the f32 pre-cull (see `kernel/view_volume.rs`).
 const PRE_CULL_SLACK: f64 = 1.0 / (1u64 << 20) as f64;

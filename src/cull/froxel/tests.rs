@@ -5,9 +5,10 @@ use super::cell_distance::Cell;
 use super::rows::SliceRows;
 use super::*;
 use crate::cull::runs::CellRuns;
+use crate::lanes::Backend;
 use crate::lanes::scalar::F64x1;
 use crate::round::{f32_at_least, f32_at_most};
-use crate::{Backend, Spheres};
+use crate::soa::Spheres;
 
 /// Products whose f64 rounding lands on an f32 from beyond it step one f32 further out
 /// (`cell_box` rounded the f64 product, and a froxel's box left out a sliver of it).
@@ -170,7 +171,8 @@ fn rows_are_the_same_on_every_tier() {
 /// survivors on every tier, and never a light the exact decision lists somewhere.
 #[test]
 fn pre_cull_is_a_superset_and_the_same_on_every_backend() {
-    use crate::{Backend, Sphere};
+    use crate::lanes::Backend;
+    use crate::primitive::Sphere;
     use rand_xoshiro::Xoshiro256PlusPlus;
     use rand_xoshiro::rand_core::{Rng, SeedableRng};
     let cameras = [
