@@ -21,6 +21,7 @@ pub(crate) fn box_overlaps<V: Lanes>(
 }
 
 /// An `Aabbs` container (columns min x, y, z, max x, y, z) against one query box.
+#[derive(Clone)]
 pub struct AabbsVsBox<'a> {
     pub(crate) cols: Cols<'a, 6>,
     pub(crate) q_min: [f32; 3],

@@ -24,6 +24,7 @@ fn all_le3<V: Lanes>(a: [V; 3], b: [V; 3]) -> V::Mask {
 }
 
 /// Min-max: the open octant `b.min <= q.max` first, the max corner only if a lane passed.
+#[derive(Clone)]
 pub struct AabbsVsBoxMinMax<'a> {
     pub(crate) cols: Cols<'a, 6>,
     pub(crate) q_min: [f32; 3],
@@ -49,6 +50,7 @@ impl Kernel for AabbsVsBoxMinMax<'_> {
 }
 
 /// X, y, z: one slab per stage, stopping when a block has no lane left.
+#[derive(Clone)]
 pub struct AabbsVsBoxXyz<'a> {
     pub(crate) cols: Cols<'a, 6>,
     pub(crate) q_min: [f32; 3],
@@ -90,6 +92,7 @@ impl Kernel for AabbsVsBoxXyz<'_> {
 
 /// 7-sided: the min corner and the diagonal plane (a closed tetrahedron, four columns) first, the
 /// max corner only if a lane passed.
+#[derive(Clone)]
 pub struct AabbsVsBoxSevenSided<'a> {
     /// Min x, y, z, max x, y, z, diagonal.
     pub(crate) cols: Cols<'a, 7>,
@@ -145,6 +148,7 @@ pub(crate) mod half_spaces {
 
 /// Counts what passes a set of the seven tests (the stage-pass counts); no early exit, so every
 /// tier runs the same loads.
+#[derive(Clone)]
 pub struct AabbsStagePrefix<'a> {
     pub(crate) cols: Cols<'a, 7>,
     pub(crate) q_min: [f32; 3],
@@ -184,6 +188,7 @@ impl Kernel for AabbsStagePrefix<'_> {
 
 /// A box query on `Aabbs` with its strategy chosen once per query (one `match` per call, then the
 /// whole batch runs one kernel).
+#[derive(Clone)]
 pub enum BoxKernel<'a> {
     /// Six comparisons per block, no early exit.
     Direct(super::AabbsVsBox<'a>),

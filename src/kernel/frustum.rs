@@ -88,12 +88,14 @@ impl PlaneConstants {
 }
 
 /// A `Spheres` container (columns centre x, y, z, radius) against one frustum.
+#[derive(Clone)]
 pub struct SpheresVsFrustum<'a> {
     pub(crate) cols: Cols<'a, 4>,
     pub(crate) k: PlaneConstants,
 }
 
 /// An `Aabbs` container (columns min x, y, z, max x, y, z) against one frustum.
+#[derive(Clone)]
 pub struct AabbsVsFrustum<'a> {
     pub(crate) cols: Cols<'a, 6>,
     pub(crate) k: PlaneConstants,

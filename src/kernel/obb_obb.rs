@@ -71,6 +71,7 @@ pub(crate) const AABB_QUERY_SCALE: f32 = f32::from_bits((127 - 20) << 23);
 
 /// An `Obbs` container (columns: centre x, y, z, half extents, axes row by row) against one
 /// oriented box, prepared once per query.
+#[derive(Clone)]
 pub struct ObbsVsObb<'a> {
     pub(crate) cols: Cols<'a, 15>,
     /// The query's centre.
@@ -88,6 +89,7 @@ pub struct ObbsVsObb<'a> {
 
 /// An `Aabbs` container (columns min x, y, z, max x, y, z) against one oriented box, prepared
 /// once per query.
+#[derive(Clone)]
 pub struct AabbsVsObb<'a> {
     pub(crate) cols: Cols<'a, 6>,
     /// The query's centre.

@@ -69,6 +69,7 @@ pub(crate) fn intersection_sums_meet<V: Lanes>(
 }
 
 /// An `Octahedra` container (columns up A..D, then down A..D) against one octahedron.
+#[derive(Clone)]
 pub struct OctahedraVsOctahedron<'a, const EXACT: bool> {
     pub(crate) cols: Cols<'a, 8>,
     pub(crate) q_up: [f32; 4],

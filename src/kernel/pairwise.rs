@@ -13,18 +13,21 @@ use crate::lanes::Lanes;
 
 /// Spheres (centre, radius) against boxes (min, max), pair by pair, exact. Container radii are at
 /// most `2^62`, so `r * r` is finite.
+#[derive(Clone)]
 pub struct SphereAabbPairs<'a> {
     pub(crate) spheres: Cols<'a, 4>,
     pub(crate) boxes: Cols<'a, 6>,
 }
 
 /// Spheres against oriented boxes, pair by pair, exact.
+#[derive(Clone)]
 pub struct SphereObbPairs<'a> {
     pub(crate) spheres: Cols<'a, 4>,
     pub(crate) obbs: Cols<'a, 15>,
 }
 
 /// Boxes against boxes, pair by pair.
+#[derive(Clone)]
 pub struct AabbPairs<'a> {
     pub(crate) a: Cols<'a, 6>,
     pub(crate) b: Cols<'a, 6>,
@@ -32,6 +35,7 @@ pub struct AabbPairs<'a> {
 
 /// Octahedra against octahedra, pair by pair, exact (the eight comparisons and the sum
 /// condition).
+#[derive(Clone)]
 pub struct OctahedronPairs<'a> {
     pub(crate) a: Cols<'a, 8>,
     pub(crate) b: Cols<'a, 8>,

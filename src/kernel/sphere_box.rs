@@ -39,6 +39,7 @@ pub(crate) fn scaled_dist2_to_box<V: Lanes>(c: [V; 3], lo: [V; 3], hi: [V; 3], s
 /// is `(radius * scale)^2`: used only when `radius * radius` overflows (radius `2^64` and up), so
 /// that a huge sphere does not turn `inf <= inf` into a hit on far boxes. Scaling by a power of two
 /// is exact.
+#[derive(Clone)]
 pub struct AabbsVsSphere<'a, const SCALED: bool> {
     pub(crate) cols: Cols<'a, 6>,
     pub(crate) center: [f32; 3],
@@ -70,6 +71,7 @@ impl<const SCALED: bool> Kernel for AabbsVsSphere<'_, SCALED> {
 }
 
 /// A `Spheres` container (columns centre x, y, z, radius) against one box (exact).
+#[derive(Clone)]
 pub struct SpheresVsBox<'a> {
     pub(crate) cols: Cols<'a, 4>,
     pub(crate) q_min: [f32; 3],

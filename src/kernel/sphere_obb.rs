@@ -19,6 +19,7 @@ use super::{Cols, Kernel, splat3};
 use crate::lanes::Lanes;
 
 /// Columns: centre x, y, z (0..3), half extents (3..6), axes row by row (6..15).
+#[derive(Clone)]
 pub struct ObbsVsSphere<'a, const SCALED: bool> {
     pub(crate) cols: Cols<'a, 15>,
     pub(crate) center: [f32; 3],
@@ -27,6 +28,7 @@ pub struct ObbsVsSphere<'a, const SCALED: bool> {
 }
 
 /// The conservative form: quick rejections in the box frame.
+#[derive(Clone)]
 pub struct ObbsVsSphereConservative<'a> {
     pub(crate) cols: Cols<'a, 15>,
     pub(crate) center: [f32; 3],

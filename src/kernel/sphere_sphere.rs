@@ -12,6 +12,7 @@ use crate::lanes::Lanes;
 /// `(r + r_q)^2` stays finite for query radii below `2^63`; for larger ones (`SCALED`) every
 /// distance and reach is multiplied by [`HUGE_RADIUS_SCALE`] before squaring (exact: a power of
 /// two).
+#[derive(Clone)]
 pub struct SpheresVsSphere<'a, const SCALED: bool> {
     pub(crate) cols: Cols<'a, 4>,
     pub(crate) center: [f32; 3],

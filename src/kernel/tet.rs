@@ -19,6 +19,7 @@ pub(crate) fn all_le<V: Lanes>(a: [V; 4], b: [V; 4]) -> V::Mask {
 
 /// Columns of lower bounds (an up tetrahedron, or the up half of an octahedron) against the upper
 /// bounds of a down-tetrahedron query: `col[k] <= q[k]`.
+#[derive(Clone)]
 pub struct TetsBelow<'a> {
     pub(crate) cols: Cols<'a, 4>,
     pub(crate) q_max: [f32; 4],
@@ -26,6 +27,7 @@ pub struct TetsBelow<'a> {
 
 /// Columns of upper bounds (a down tetrahedron, or the down half of an octahedron) against the
 /// lower bounds of an up-tetrahedron query: `q[k] <= col[k]`.
+#[derive(Clone)]
 pub struct TetsAbove<'a> {
     pub(crate) cols: Cols<'a, 4>,
     pub(crate) q_min: [f32; 4],

@@ -40,6 +40,7 @@ pub(crate) struct ViewVolume {
 }
 
 /// A `Spheres` container (columns centre x, y, z, radius) against one view volume.
+#[derive(Clone)]
 pub(crate) struct SpheresVsViewVolume<'a> {
     pub(crate) cols: Cols<'a, 4>,
     pub(crate) v: ViewVolume,
