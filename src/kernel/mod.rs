@@ -166,13 +166,12 @@ impl<K: Kernel, S: Sink> WithLanes for Drive<'_, K, S> {
     type Output = S;
     #[inline(always)]
     fn run<V: Lanes>(self) -> S {
-        if V::N >= 8 {
-            // The 8- and 16-lane tiers run behind their `#[target_feature]` entry point, a real
-            // call that takes the job by value: the kernel reference inside it carries no
-            // no-alias guarantee there, and with an index sink storing hits the compiler
-            // reloaded and re-checked every column per chunk (AVX-512 `extend_hits` of a sphere
-            // over 32,768 boxes 1.2x slower). A copy is a local of the entry point, kept in
-            // registers. The 1- and 4-lane tiers are inlined into the caller, where the
+        if V::ENTRY_POINT_IS_A_CALL {
+            // Behind the x86 tiers' `#[target_feature]` call the kernel reference inside the
+            // job carries no no-alias guarantee, and with an index sink storing hits the
+            // compiler reloaded and re-checked every column per chunk (AVX-512 `extend_hits` of
+            // a sphere over 32,768 boxes 1.2x slower). A copy is a local of the entry point,
+            // kept in registers. The scalar and SSE tiers are inlined into the caller, where the
             // reference is a no-alias argument; a copy there cost the scalar tier 8 % more
             // instructions (sphere against 4,096 oriented boxes).
             let kernel = self.kernel.clone();

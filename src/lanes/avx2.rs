@@ -46,6 +46,7 @@ static PACK8: [u64; 256] = left_pack_table::<256>();
 
 impl Lanes for F32x8 {
     const N: usize = 8;
+    const ENTRY_POINT_IS_A_CALL: bool = true;
     type Mask = __m256;
 
     #[inline(always)]

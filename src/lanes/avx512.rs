@@ -40,6 +40,7 @@ struct F32x16(__m512);
 
 impl Lanes for F32x16 {
     const N: usize = 16;
+    const ENTRY_POINT_IS_A_CALL: bool = true;
     type Mask = __mmask16;
 
     #[inline(always)]

@@ -60,6 +60,12 @@ pub(crate) trait WithLanes {
 pub trait Lanes: Copy {
     /// Lanes per vector: 1, 4, 8 or 16. Divides [`Chunk::LANES`].
     const N: usize;
+    /// Whether this tier's entry point is a real call that takes the job by value (the x86
+    /// tiers' `#[target_feature]` functions), rather than inlined into the dispatching caller.
+    /// Behind such a call a reference inside the job carries no no-alias guarantee, so a job
+    /// that reads through one while it stores (a kernel feeding an index sink) may run on a
+    /// copy instead (`kernel::run`).
+    const ENTRY_POINT_IS_A_CALL: bool;
     /// A lane mask produced by comparisons.
     type Mask: Copy;
 

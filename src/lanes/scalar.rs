@@ -16,6 +16,7 @@ pub struct F32x1(f32);
 
 impl Lanes for F32x1 {
     const N: usize = 1;
+    const ENTRY_POINT_IS_A_CALL: bool = false;
     type Mask = bool;
 
     #[inline(always)]

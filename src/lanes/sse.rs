@@ -38,6 +38,7 @@ fn popcount4(nibble: u32) -> usize {
 
 impl Lanes for F32x4 {
     const N: usize = 4;
+    const ENTRY_POINT_IS_A_CALL: bool = false;
     type Mask = f32x4;
 
     #[inline(always)]
