@@ -49,7 +49,9 @@
 //! planes). See the [`Frustum`] docs.
 //!
 //! Every container has `hits`, `count_hits`, `any_hit`, `extend_hits` and `hit_mask`, and
-//! `with_backend(b)` for the same methods on a chosen [`Backend`]. [`pairwise`] tests N
+//! `with_backend(b)` for the same methods on a chosen [`Backend`]. Batches of queries:
+//! `count_hits_many`, `hits_many` / `hits_many_into` (into [`HitLists`]) and `for_each_hit_many`
+//! give what the one-query methods give, query by query, in one pass over the container. [`pairwise`] tests N
 //! independent pairs (`left[i]` against `right[i]`) the same way.
 //!
 //! ## Semantics
@@ -99,7 +101,7 @@ pub use lanes::{Backend, ParseBackendError};
 pub use primitive::{
     Aabb, DownTet, Frustum, IntoPoint, Obb, Octahedron, Point, Sphere, TET_AXES, UpTet,
 };
-pub use query::{Conservative, Hits, Pinned, Query};
+pub use query::{Conservative, HitLists, Hits, Pinned, Query};
 pub use soa::{Aabbs, Container, DownTets, Obbs, Octahedra, Spheres, UpTets};
 pub use strategy::{BoxStrategy, ParseBoxStrategyError, Staged};
 

@@ -13,7 +13,7 @@
 //! tier evaluates every stage (the answer is the same either way); there the 7-sided kernel also
 //! skips the diagonal, which the max corner implies.
 
-use super::{Cols, Kernel, Prepared, Sink, run, splat3};
+use super::{Cols, Kernel, Prepared, Sink, Tiled, run, splat3};
 use crate::lanes::Backend;
 use crate::lanes::Lanes;
 
@@ -208,6 +208,24 @@ impl Prepared for BoxKernel<'_> {
             BoxKernel::MinMax(k) => run(backend, k, sink),
             BoxKernel::Xyz(k) => run(backend, k, sink),
             BoxKernel::SevenSided(k) => run(backend, k, sink),
+        }
+    }
+    #[inline(always)]
+    fn drive<V: Lanes, S: Sink>(&self, sink: S) -> S {
+        match self {
+            BoxKernel::Direct(k) => super::drive::<V, _, S>(k, sink),
+            BoxKernel::MinMax(k) => super::drive::<V, _, S>(k, sink),
+            BoxKernel::Xyz(k) => super::drive::<V, _, S>(k, sink),
+            BoxKernel::SevenSided(k) => super::drive::<V, _, S>(k, sink),
+        }
+    }
+    #[inline(always)]
+    fn tile(&self, chunks: core::ops::Range<usize>) -> Self {
+        match self {
+            BoxKernel::Direct(k) => BoxKernel::Direct(Tiled::tile(k, chunks)),
+            BoxKernel::MinMax(k) => BoxKernel::MinMax(Tiled::tile(k, chunks)),
+            BoxKernel::Xyz(k) => BoxKernel::Xyz(Tiled::tile(k, chunks)),
+            BoxKernel::SevenSided(k) => BoxKernel::SevenSided(Tiled::tile(k, chunks)),
         }
     }
 }

@@ -45,6 +45,7 @@ pub(crate) use view_volume::{SpheresVsViewVolume, ViewVolume};
 pub(crate) use crate::soa::Cols;
 
 use crate::lanes::{Backend, Chunk, Lanes, WithLanes, dispatch};
+use core::ops::Range;
 
 /// A query prepared against one container: evaluates blocks of `V::N` primitives. `Clone`, so
 /// that the wide tiers can run on a copy (see `Drive`).
@@ -193,16 +194,70 @@ pub(crate) fn run<K: Kernel, S: Sink>(backend: Backend, kernel: &K, sink: S) -> 
     dispatch(backend, Drive { kernel, sink })
 }
 
-/// A bound query ready to run: a [`Kernel`], or a choice between two made once per query.
-pub trait Prepared {
-    /// Runs over the whole container on `backend` (dispatching once) and returns the sink.
-    fn run<S: Sink>(&self, backend: Backend, sink: S) -> S;
+/// A kernel whose query can be restricted to a stretch of its container's chunks (the tiles of a
+/// batch of queries, `query/many.rs`).
+pub trait Tiled: Kernel {
+    /// The same query over chunks `chunks` only: primitive `chunks.start * 16` becomes primitive
+    /// 0; the last chunk keeps its padding.
+    fn tile(&self, chunks: Range<usize>) -> Self;
 }
 
-impl<K: Kernel> Prepared for K {
+/// `Tiled` for kernels that read one `cols` view and hold the query by value.
+macro_rules! tiled {
+    ($([$($generics:tt)*] $kernel:ty;)*) => {$(
+        impl<$($generics)*> Tiled for $kernel {
+            #[inline(always)]
+            fn tile(&self, chunks: Range<usize>) -> Self {
+                let mut k = self.clone();
+                k.cols = self.cols.chunks(chunks);
+                k
+            }
+        }
+    )*};
+}
+
+tiled! {
+    ['a] AabbsVsBox<'a>;
+    ['a] AabbsVsBoxMinMax<'a>;
+    ['a] AabbsVsBoxXyz<'a>;
+    ['a] AabbsVsBoxSevenSided<'a>;
+    ['a] AabbsVsFrustum<'a>;
+    ['a] SpheresVsFrustum<'a>;
+    ['a] ObbsVsObb<'a>;
+    ['a] AabbsVsObb<'a>;
+    ['a, const EXACT: bool] OctahedraVsOctahedron<'a, EXACT>;
+    ['a, const SCALED: bool] AabbsVsSphere<'a, SCALED>;
+    ['a] SpheresVsBox<'a>;
+    ['a, const SCALED: bool] ObbsVsSphere<'a, SCALED>;
+    ['a] ObbsVsSphereConservative<'a>;
+    ['a, const SCALED: bool] SpheresVsSphere<'a, SCALED>;
+    ['a] TetsBelow<'a>;
+    ['a] TetsAbove<'a>;
+}
+
+/// A bound query ready to run: a [`Kernel`], or a choice between two made once per query.
+pub trait Prepared: Sized {
+    /// Runs over the whole container on `backend` (dispatching once) and returns the sink.
+    fn run<S: Sink>(&self, backend: Backend, sink: S) -> S;
+    /// [`drive`] with `V` lanes: for work already inside a tier (a [`WithLanes`] job), where
+    /// [`run`](Prepared::run) would dispatch again.
+    fn drive<V: Lanes, S: Sink>(&self, sink: S) -> S;
+    /// The same query over chunks `chunks` of the container only (see [`Tiled`]).
+    fn tile(&self, chunks: Range<usize>) -> Self;
+}
+
+impl<K: Tiled> Prepared for K {
     #[inline]
     fn run<S: Sink>(&self, backend: Backend, sink: S) -> S {
         run(backend, self, sink)
+    }
+    #[inline(always)]
+    fn drive<V: Lanes, S: Sink>(&self, sink: S) -> S {
+        drive::<V, K, S>(self, sink)
+    }
+    #[inline(always)]
+    fn tile(&self, chunks: Range<usize>) -> Self {
+        Tiled::tile(self, chunks)
     }
 }
 
@@ -228,12 +283,23 @@ impl<A: Kernel, B: Kernel> Either<A, B> {
     }
 }
 
-impl<A: Kernel, B: Kernel> Prepared for Either<A, B> {
+impl<A: Tiled, B: Tiled> Prepared for Either<A, B> {
     #[inline]
     fn run<S: Sink>(&self, backend: Backend, sink: S) -> S {
         match self {
             Either::Common(k) => run(backend, k, sink),
             Either::Rare(k) => run(backend, k, sink),
+        }
+    }
+    #[inline(always)]
+    fn drive<V: Lanes, S: Sink>(&self, sink: S) -> S {
+        Either::drive::<V, S>(self, sink)
+    }
+    #[inline(always)]
+    fn tile(&self, chunks: Range<usize>) -> Self {
+        match self {
+            Either::Common(k) => Either::Common(Tiled::tile(k, chunks)),
+            Either::Rare(k) => Either::Rare(Tiled::tile(k, chunks)),
         }
     }
 }

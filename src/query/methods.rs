@@ -1,7 +1,8 @@
 //! The query methods of every container: `with_backend`, and `count_hits`, `any_hit`,
-//! `extend_hits`, `hits` and `hit_mask` on [`Backend::detect`] (each forwards to [`Pinned`]).
+//! `extend_hits`, `hits`, `hit_mask` and the batched `count_hits_many`, `hits_many`,
+//! `hits_many_into`, `for_each_hit_many` on [`Backend::detect`] (each forwards to [`Pinned`]).
 
-use super::{Hits, Pinned, Query};
+use super::{HitLists, Hits, Pinned, Query};
 use crate::error::BvError;
 use crate::lanes::Backend;
 use crate::soa::{Aabbs, DownTets, Obbs, Octahedra, Spheres, UpTets};
@@ -45,6 +46,40 @@ macro_rules! query_methods {
             #[must_use]
             pub fn hits<Q: Query<Self>>(&self, query: &Q) -> Hits {
                 self.detected().hits(query)
+            }
+
+            /// Number of primitives hit by each query of `queries` (on [`Backend::detect`]); see
+            /// [`Pinned::count_hits_many`].
+            #[must_use]
+            pub fn count_hits_many<Q: Query<Self>>(&self, queries: &[Q]) -> Vec<u32> {
+                self.detected().count_hits_many(queries)
+            }
+
+            /// The hits of each query of `queries`, as CSR lists; see [`Pinned::hits_many`].
+            ///
+            /// # Panics
+            /// If the batch has more than `u32::MAX` hits in all.
+            #[must_use]
+            pub fn hits_many<Q: Query<Self>>(&self, queries: &[Q]) -> HitLists {
+                self.detected().hits_many(queries)
+            }
+
+            /// The hits of each query of `queries` into `out` (its buffers reused); see
+            /// [`Pinned::hits_many_into`].
+            ///
+            /// # Panics
+            /// If the batch has more than `u32::MAX` hits in all.
+            pub fn hits_many_into<Q: Query<Self>>(&self, queries: &[Q], out: &mut HitLists) {
+                self.detected().hits_many_into(queries, out)
+            }
+
+            /// Calls `f(query, primitive)` for every hit of every query, in (query, primitive)
+            /// order; see [`Pinned::for_each_hit_many`].
+            ///
+            /// # Panics
+            /// If the batch has more than `u32::MAX` hits in all.
+            pub fn for_each_hit_many<Q: Query<Self>>(&self, queries: &[Q], f: impl FnMut(u32, u32)) {
+                self.detected().for_each_hit_many(queries, f)
             }
 
             /// Bit `i % 64` of `mask[i / 64]` set iff primitive `i` is hit; see

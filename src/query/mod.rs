@@ -2,11 +2,14 @@
 //! wrapper, the backend-pinned view [`Pinned`] that runs them, the containers' query methods
 //! (`methods.rs`), the stage counts of the AABO readme (`stages.rs`) and the [`Hits`] iterator.
 
+mod many;
 mod methods;
 mod pairs;
 pub(crate) use pairs::{REACH_FLOOR, REACH_WIDEN, aabbs_vs_sphere};
 pub(crate) mod sink;
 mod stages;
+
+pub use many::HitLists;
 
 use crate::kernel::Prepared;
 use crate::lanes::Backend;

@@ -66,6 +66,7 @@ impl<'a, const K: usize> Cols<'a, K> {
 
     /// The columns of chunks `chunks` only (primitive `chunks.start * 16` becomes primitive 0;
     /// the last chunk keeps its padding).
+    #[inline(always)]
     pub(crate) fn chunks(&self, chunks: core::ops::Range<usize>) -> Self {
         let lanes = Chunk::LANES;
         let len = self
