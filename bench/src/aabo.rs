@@ -13,7 +13,9 @@ use crate::data::{in_unit_ball, rng, uniform};
 use crate::report::{Cell, Table, Target, sig3, sig3_vs};
 use crate::sampler::{Variant, find, measure, ratio};
 use crate::svg::{Chart, Series};
-use bvlanes::{Aabb, Aabbs, Backend, BoxStrategy, Conservative, Octahedra, Octahedron, Staged};
+use bvlanes::{
+    Aabb, Aabbs, Backend, BoxStrategy, Conservative, DownTet, Octahedra, Octahedron, Staged,
+};
 use std::hint::black_box;
 
 /// Objects by default.
@@ -29,6 +31,9 @@ struct Data {
     aabbs: Aabbs,
     octahedra: Octahedra,
     octs: Vec<Octahedron>,
+    /// The queries as the batched rows pass them: `Conservative(octs[q])` and `octs[q].down`.
+    conservative: Vec<Conservative<Octahedron>>,
+    downs: Vec<DownTet>,
 }
 
 fn generate(n: usize) -> Data {
@@ -68,6 +73,11 @@ fn generate(n: usize) -> Data {
     Data {
         aabbs: Aabbs::from_slice(&boxes).expect("valid boxes"),
         octahedra: Octahedra::from_slice(&octs).expect("valid octahedra"),
+        conservative: octs[..QUERIES.min(n)]
+            .iter()
+            .map(|&o| Conservative(o))
+            .collect(),
+        downs: octs[..QUERIES.min(n)].iter().map(|o| o.down).collect(),
         boxes,
         octs,
     }
@@ -98,13 +108,45 @@ enum Row {
     Aabo,
     ExactAabo,
     Tetrahedron,
+    /// The same queries as one batch (`count_hits_many`) instead of one call per query: the
+    /// default box strategy, AABO, exact AABO or Tetrahedron.
+    Batched(Batched),
+}
+
+/// The rows that also run as one batch.
+#[derive(Clone, Copy, PartialEq)]
+enum Batched {
+    Box,
+    Aabo,
+    ExactAabo,
+    Tetrahedron,
 }
 
 impl Row {
     fn all() -> Vec<Row> {
         let mut v: Vec<Row> = BoxStrategy::ALL.iter().map(|&s| Row::Box(s)).collect();
         v.extend([Row::Aabo, Row::ExactAabo, Row::Tetrahedron]);
+        v.extend(
+            [
+                Batched::Box,
+                Batched::Aabo,
+                Batched::ExactAabo,
+                Batched::Tetrahedron,
+            ]
+            .map(Row::Batched),
+        );
         v
+    }
+
+    /// The one-query row a batched row answers like (same accepts, same stages).
+    fn single(self) -> Row {
+        match self {
+            Row::Batched(Batched::Box) => Row::Box(BoxStrategy::default()),
+            Row::Batched(Batched::Aabo) => Row::Aabo,
+            Row::Batched(Batched::ExactAabo) => Row::ExactAabo,
+            Row::Batched(Batched::Tetrahedron) => Row::Tetrahedron,
+            r => r,
+        }
     }
 
     fn name(self) -> String {
@@ -116,13 +158,28 @@ impl Row {
             Row::Aabo => "AABO".to_owned(),
             Row::ExactAabo => "AABO exact".to_owned(),
             Row::Tetrahedron => "Tetrahedron".to_owned(),
+            Row::Batched(Batched::Box) => "AABB, batched".to_owned(),
+            Row::Batched(b) => format!("{}, batched", Row::Batched(b).single().name()),
         }
     }
 
     /// One pass: the first `queries` queries against every object; the total accepts.
     fn pass(self, d: &Data, b: Backend, queries: usize) -> u64 {
         let mut n = 0;
+        let sum = |counts: Vec<u32>| counts.iter().map(|&c| c as usize).sum::<usize>();
         match self {
+            Row::Batched(Batched::Box) => {
+                let p = d.aabbs.with_backend(b).expect("available");
+                n = sum(p.count_hits_many(black_box(&d.boxes[..queries])));
+            }
+            Row::Batched(r) => {
+                let p = d.octahedra.with_backend(b).expect("available");
+                n = sum(match r {
+                    Batched::Aabo => p.count_hits_many(black_box(&d.conservative[..queries])),
+                    Batched::ExactAabo => p.count_hits_many(black_box(&d.octs[..queries])),
+                    _ => p.count_hits_many(black_box(&d.downs[..queries])),
+                });
+            }
             Row::Box(s) => {
                 let p = d.aabbs.with_backend(b).expect("available");
                 for q in &d.boxes[..queries] {
@@ -146,7 +203,7 @@ impl Row {
     /// Pass counts of each stage (the last is the accepts), summed over the queries.
     fn stages(self, d: &Data) -> Vec<u64> {
         let sum = |f: &dyn Fn(usize) -> usize| (0..QUERIES).map(f).sum::<usize>() as u64;
-        match self {
+        match self.single() {
             Row::Box(s) => (0..s.stages())
                 .map(|k| {
                     sum(&|q| {
@@ -156,8 +213,9 @@ impl Row {
                     })
                 })
                 .collect(),
-            Row::Aabo | Row::ExactAabo | Row::Tetrahedron => {
-                let last = match self {
+            Row::Batched(_) => unreachable!("single() is a one-query row"),
+            r @ (Row::Aabo | Row::ExactAabo | Row::Tetrahedron) => {
+                let last = match r {
                     Row::Tetrahedron => 0,
                     Row::Aabo => 1,
                     _ => 2,
@@ -177,11 +235,12 @@ impl Row {
 
     /// This row's accepts among the brute-force counts.
     fn brute(self, b: &Brute) -> u64 {
-        match self {
+        match self.single() {
             Row::Box(_) => b.boxes,
             Row::Aabo => b.dop8,
             Row::ExactAabo => b.exact,
             Row::Tetrahedron => b.up,
+            Row::Batched(_) => unreachable!("single() is a one-query row"),
         }
     }
 }

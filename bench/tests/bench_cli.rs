@@ -137,8 +137,23 @@ fn aabo_table_counts_equal_brute_force() {
     let (accepts, brute) = (col("accepts"), col("brute force accepts"));
     let (s1, s2) = (col("partial (stage 1)"), col("partial (stage 2)"));
     let backends = bvlanes::Backend::available().len();
-    // 4 box strategies + AABO + exact AABO + Tetrahedron, per backend.
-    assert_eq!(rows.len() - 1, 7 * backends);
+    // 4 box strategies + AABO + exact AABO + Tetrahedron, then the batched AABB, AABO, exact AABO
+    // and Tetrahedron, per backend.
+    assert_eq!(rows.len() - 1, 11 * backends);
+    // A batched row accepts exactly what its one-query row accepts (same backend).
+    for r in &rows[1..] {
+        // (The batched box row runs the default strategy; the box strategies' accepts are
+        // compared with each other below.)
+        if let Some(single) = r[1].strip_suffix(", batched").filter(|&s| s != "AABB") {
+            let twin = rows[1..]
+                .iter()
+                .find(|t| t[0] == r[0] && t[1] == single)
+                .unwrap_or_else(|| panic!("no one-query row for {r:?}"));
+            assert_eq!(r[accepts], twin[accepts], "{r:?} against {twin:?}");
+            assert_eq!(r[s1], twin[s1], "{r:?} against {twin:?}");
+            assert_eq!(r[s2], twin[s2], "{r:?} against {twin:?}");
+        }
+    }
     let mut box_accepts = None;
     for r in &rows[1..] {
         assert_eq!(r[accepts], r[brute], "{r:?}");
