@@ -66,7 +66,9 @@ impl<'a, const K: usize> Cols<'a, K> {
 
     /// The columns of chunks `chunks` only (primitive `chunks.start * 16` becomes primitive 0;
     /// the last chunk keeps its padding).
-    #[inline(always)]
+    // Not `#[inline(always)]`: forced inline, the `from_cells` stretch loop (`cull/cells.rs`) ran
+    // 5-50 % slower; a batch's tiles (`query/many.rs`) call it out of line, once per
+    // (tile, query).
     pub(crate) fn chunks(&self, chunks: core::ops::Range<usize>) -> Self {
         let lanes = Chunk::LANES;
         let len = self
