@@ -3,7 +3,7 @@
 //! the few stretches of cells that can reach it instead of over every cell.
 
 use super::runs::RunSink;
-use crate::kernel::Sink;
+use crate::kernel::{Prepared, Sink};
 use crate::lanes::Backend;
 use crate::lanes::Chunk;
 use crate::lanes::{Lanes, WithLanes, dispatch};

@@ -271,18 +271,6 @@ pub enum Either<A, B> {
     Rare(B),
 }
 
-impl<A: Kernel, B: Kernel> Either<A, B> {
-    /// [`drive`] on whichever kernel this is, with `V` lanes: for work already inside a
-    /// tier (a [`WithLanes`] job), where [`Prepared::run`] would dispatch again.
-    #[inline(always)]
-    pub(crate) fn drive<V: Lanes, S: Sink>(&self, sink: S) -> S {
-        match self {
-            Either::Common(k) => drive::<V, A, S>(k, sink),
-            Either::Rare(k) => drive::<V, B, S>(k, sink),
-        }
-    }
-}
-
 impl<A: Tiled, B: Tiled> Prepared for Either<A, B> {
     #[inline]
     fn run<S: Sink>(&self, backend: Backend, sink: S) -> S {
@@ -293,7 +281,10 @@ impl<A: Tiled, B: Tiled> Prepared for Either<A, B> {
     }
     #[inline(always)]
     fn drive<V: Lanes, S: Sink>(&self, sink: S) -> S {
-        Either::drive::<V, S>(self, sink)
+        match self {
+            Either::Common(k) => drive::<V, A, S>(k, sink),
+            Either::Rare(k) => drive::<V, B, S>(k, sink),
+        }
     }
     #[inline(always)]
     fn tile(&self, chunks: Range<usize>) -> Self {

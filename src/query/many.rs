@@ -151,6 +151,8 @@ impl<C: Container, Q: Query<C>> WithLanes for CountMany<'_, C, Q> {
     fn run<V: Lanes>(self) {
         // Plain loops, no iterator adapters or closures: everything here must inline into the
         // tier's entry point (`.ci/check-inlining`).
+        // Each query is bound again per tile (a few comparisons) rather than once into a vector
+        // of kernels, so a batch allocates nothing for them.
         let chunks = self.container.len().div_ceil(Chunk::LANES);
         let mut start = 0;
         while start < chunks {
