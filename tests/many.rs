@@ -5,14 +5,14 @@
 //! (`count_hits`, `extend_hits`) of each of its queries, bit for bit. Also: NaN, infinite, inverted
 //! and empty queries at every position of a batch (they disturb no neighbour), containers longer
 //! than one internal tile (16,384 primitives), the `HitLists` contract (CSR shape, panics, reuse),
-//! and results equal across backends.
+//! results equal across backends, and batches split over 1, 2 and 3 threads.
 
 #[macro_use]
 mod common;
 
 use bvlanes::{
     Aabb, Aabbs, Backend, BoxStrategy, Conservative, DownTet, DownTets, Frustum, HitLists, Obb,
-    Obbs, Octahedra, Octahedron, Query, Sphere, Spheres, Staged, UpTet, UpTets,
+    Obbs, Octahedra, Octahedron, Pinned, Query, Sphere, Spheres, Staged, UpTet, UpTets,
 };
 use common::*;
 use core::fmt::Debug;
@@ -68,7 +68,7 @@ impl Shape for Staged {
 // The batched methods, seen generically (on a pinned backend, or the container's own: `None`)
 // =================================================================================================
 
-trait Many: Bv {
+trait Many: Bv + bvlanes::Container {
     /// `extend_hits` of one query (its length is `count_hits`: `differential.rs` checks that on
     /// every pair and backend).
     fn one<Q: Query<Self>>(&self, on: Option<Backend>, q: &Q) -> Vec<u32>;
@@ -77,11 +77,16 @@ trait Many: Bv {
     fn lists_many_into<Q: Query<Self>>(&self, on: Option<Backend>, qs: &[Q], out: &mut HitLists);
     /// Every `(query, primitive)` the callback of `for_each_hit_many` saw, in call order.
     fn each_many<Q: Query<Self>>(&self, on: Option<Backend>, qs: &[Q]) -> Vec<(u32, u32)>;
+    /// The container pinned to `b` (for `with_threads`).
+    fn pin(&self, b: Backend) -> Pinned<'_, Self>;
 }
 
 macro_rules! impl_many {
     ($c:ident) => {
         impl Many for $c {
+            fn pin(&self, b: Backend) -> Pinned<'_, Self> {
+                self.with_backend(b).expect("an available backend")
+            }
             fn one<Q: Query<Self>>(&self, on: Option<Backend>, q: &Q) -> Vec<u32> {
                 let mut v = Vec::new();
                 match on {
@@ -1040,4 +1045,80 @@ fn backends_agree_spheres_frustum() {
 #[test]
 fn backends_agree_up_tets_down_tet() {
     backend_independent::<UpTets, DownTet>("up_tets_down_tet", 3_000, 100);
+}
+
+// =================================================================================================
+// 6. Threads: a batch split over 1, 2 and 3 threads gives the one-query answers
+// =================================================================================================
+
+/// Queries times primitives from which a batch is split over threads (the library's threshold).
+const PARALLEL_MIN_TESTS: usize = 1 << 22;
+
+/// `Pinned::with_threads(t)` on every backend, for t = 1, 2, 3, on a batch big enough to be split:
+/// by tiles (`len` past `threads` tiles) or by queries (a container of one tile).
+fn threaded<C: Many, Q: Shape + Query<C>>(name: &str, len: usize, batch: usize) {
+    assert!(
+        len * batch >= PARALLEL_MIN_TESTS,
+        "{name}: too small to split"
+    );
+    let mut rng = TestRng::named(24, name);
+    let mut items: Vec<C::Item> = random_items(&mut rng, len);
+    // Primitives that hit every query at the ends of the tiles, so that lists span them.
+    for i in (TILE - 1..len).step_by(TILE).chain([len - 1]) {
+        items[i] = C::Item::everything();
+    }
+    let c = C::build(&items);
+    let mut qs: Vec<Q> = random_batch(&mut rng, batch);
+    let (nan, _) = bad_query(&mut rng, &qs[0], 0);
+    qs[batch / 2] = nan;
+    let mut scratch = dirty_hit_lists();
+    for &b in Backend::available() {
+        let want = Expected::of(&c, Some(b), &qs);
+        assert_eq!(want.counts[batch / 2], 0, "a NaN query hits nothing");
+        for threads in [1, 2, 3] {
+            let p = c.pin(b).with_threads(threads);
+            assert_eq!(p.threads(), threads);
+            let ctx = format!("{name} (len {len}, {batch} queries) on {b}, {threads} threads");
+            if let Some(d) = first_difference(&p.count_hits_many(&qs), &want.counts, &qs) {
+                panic!("{ctx}: count_hits_many: {d}");
+            }
+            p.hits_many_into(&qs, &mut scratch);
+            check_shape(&scratch, qs.len(), len, &|| ctx.clone());
+            assert_eq!(scratch, want.hit_lists(), "{ctx}: hits_many_into");
+            let mut seen = Vec::new();
+            p.for_each_hit_many(&qs, |q, i| seen.push((q, i)));
+            assert_eq!(seen, want.pairs(), "{ctx}: for_each_hit_many");
+        }
+    }
+}
+
+#[test]
+fn threads_split_by_tiles_aabbs_sphere() {
+    threaded::<Aabbs, Sphere>("threads_tiles_aabbs_sphere", 3 * TILE + 5, 90);
+}
+
+#[test]
+fn threads_split_by_queries_aabbs_sphere() {
+    threaded::<Aabbs, Sphere>("threads_queries_aabbs_sphere", TILE - 3, 260);
+}
+
+#[test]
+fn threads_split_by_tiles_up_tets_down_tet() {
+    threaded::<UpTets, DownTet>("threads_tiles_up_tets", 4 * TILE + 1, 70);
+}
+
+#[test]
+fn threads_split_by_tiles_octahedra_staged_conservative() {
+    threaded::<Octahedra, Conservative<Octahedron>>("threads_tiles_octahedra", 2 * TILE + 7, 130);
+}
+
+/// The default thread count is rayon's current pool's (1 without the feature); `with_threads(0)`
+/// means the calling thread only.
+#[test]
+fn thread_counts() {
+    let c = Aabbs::build(&[Aabb::new([0.0; 3], [1.0; 3])]);
+    let p = c.with_backend(Backend::Scalar).expect("scalar");
+    assert!(p.threads() >= 1);
+    assert_eq!(p.with_threads(0).threads(), 1);
+    assert_eq!(p.with_threads(5).threads(), 5);
 }

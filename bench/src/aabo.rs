@@ -109,8 +109,9 @@ enum Row {
     ExactAabo,
     Tetrahedron,
     /// The same queries as one batch (`count_hits_many`) instead of one call per query: the
-    /// default box strategy, AABO, exact AABO or Tetrahedron.
-    Batched(Batched),
+    /// default box strategy, AABO, exact AABO or Tetrahedron; on one thread (`false`) or on every
+    /// thread of the pool (`true`).
+    Batched(Batched, bool),
 }
 
 /// The rows that also run as one batch.
@@ -126,25 +127,27 @@ impl Row {
     fn all() -> Vec<Row> {
         let mut v: Vec<Row> = BoxStrategy::ALL.iter().map(|&s| Row::Box(s)).collect();
         v.extend([Row::Aabo, Row::ExactAabo, Row::Tetrahedron]);
-        v.extend(
-            [
-                Batched::Box,
-                Batched::Aabo,
-                Batched::ExactAabo,
-                Batched::Tetrahedron,
-            ]
-            .map(Row::Batched),
-        );
+        for all_threads in [false, true] {
+            v.extend(
+                [
+                    Batched::Box,
+                    Batched::Aabo,
+                    Batched::ExactAabo,
+                    Batched::Tetrahedron,
+                ]
+                .map(|b| Row::Batched(b, all_threads)),
+            );
+        }
         v
     }
 
     /// The one-query row a batched row answers like (same accepts, same stages).
     fn single(self) -> Row {
         match self {
-            Row::Batched(Batched::Box) => Row::Box(BoxStrategy::default()),
-            Row::Batched(Batched::Aabo) => Row::Aabo,
-            Row::Batched(Batched::ExactAabo) => Row::ExactAabo,
-            Row::Batched(Batched::Tetrahedron) => Row::Tetrahedron,
+            Row::Batched(Batched::Box, _) => Row::Box(BoxStrategy::default()),
+            Row::Batched(Batched::Aabo, _) => Row::Aabo,
+            Row::Batched(Batched::ExactAabo, _) => Row::ExactAabo,
+            Row::Batched(Batched::Tetrahedron, _) => Row::Tetrahedron,
             r => r,
         }
     }
@@ -158,8 +161,14 @@ impl Row {
             Row::Aabo => "AABO".to_owned(),
             Row::ExactAabo => "AABO exact".to_owned(),
             Row::Tetrahedron => "Tetrahedron".to_owned(),
-            Row::Batched(Batched::Box) => "AABB, batched".to_owned(),
-            Row::Batched(b) => format!("{}, batched", Row::Batched(b).single().name()),
+            Row::Batched(b, all_threads) => {
+                let single = match b {
+                    Batched::Box => "AABB".to_owned(),
+                    _ => Row::Batched(b, all_threads).single().name(),
+                };
+                let threads = if all_threads { ", all threads" } else { "" };
+                format!("{single}, batched{threads}")
+            }
         }
     }
 
@@ -168,12 +177,14 @@ impl Row {
         let mut n = 0;
         let sum = |counts: Vec<u32>| counts.iter().map(|&c| c as usize).sum::<usize>();
         match self {
-            Row::Batched(Batched::Box) => {
+            Row::Batched(Batched::Box, all_threads) => {
                 let p = d.aabbs.with_backend(b).expect("available");
+                let p = if all_threads { p } else { p.with_threads(1) };
                 n = sum(p.count_hits_many(black_box(&d.boxes[..queries])));
             }
-            Row::Batched(r) => {
+            Row::Batched(r, all_threads) => {
                 let p = d.octahedra.with_backend(b).expect("available");
+                let p = if all_threads { p } else { p.with_threads(1) };
                 n = sum(match r {
                     Batched::Aabo => p.count_hits_many(black_box(&d.conservative[..queries])),
                     Batched::ExactAabo => p.count_hits_many(black_box(&d.octs[..queries])),
@@ -213,7 +224,7 @@ impl Row {
                     })
                 })
                 .collect(),
-            Row::Batched(_) => unreachable!("single() is a one-query row"),
+            Row::Batched(..) => unreachable!("single() is a one-query row"),
             r @ (Row::Aabo | Row::ExactAabo | Row::Tetrahedron) => {
                 let last = match r {
                     Row::Tetrahedron => 0,
@@ -240,7 +251,7 @@ impl Row {
             Row::Aabo => b.dop8,
             Row::ExactAabo => b.exact,
             Row::Tetrahedron => b.up,
-            Row::Batched(_) => unreachable!("single() is a one-query row"),
+            Row::Batched(..) => unreachable!("single() is a one-query row"),
         }
     }
 }

@@ -138,13 +138,14 @@ fn aabo_table_counts_equal_brute_force() {
     let (s1, s2) = (col("partial (stage 1)"), col("partial (stage 2)"));
     let backends = bvlanes::Backend::available().len();
     // 4 box strategies + AABO + exact AABO + Tetrahedron, then the batched AABB, AABO, exact AABO
-    // and Tetrahedron, per backend.
-    assert_eq!(rows.len() - 1, 11 * backends);
+    // and Tetrahedron on one thread and on all, per backend.
+    assert_eq!(rows.len() - 1, 15 * backends);
     // A batched row accepts exactly what its one-query row accepts (same backend).
     for r in &rows[1..] {
         // (The batched box row runs the default strategy; the box strategies' accepts are
         // compared with each other below.)
-        if let Some(single) = r[1].strip_suffix(", batched").filter(|&s| s != "AABB") {
+        let batched = r[1].strip_suffix(", all threads").unwrap_or(&r[1]);
+        if let Some(single) = batched.strip_suffix(", batched").filter(|&s| s != "AABB") {
             let twin = rows[1..]
                 .iter()
                 .find(|t| t[0] == r[0] && t[1] == single)

@@ -59,10 +59,15 @@ pub trait Kernel: Clone {
 
 /// Where hit masks go: a count, a bitmap, an index list, or an early exit.
 pub trait Sink {
-    /// Called before each window of at most `lanes` lanes is pushed (lets an index writer make
-    /// room once per window instead of once per chunk).
+    /// Whether the driver evaluates four chunks before it pushes their masks (on the 8- and
+    /// 16-lane tiers). For a sink whose stores go to an address that depends on the masks before
+    /// (an index writer): the loads of the next chunks then need not wait behind those stores.
+    const MASKS_AHEAD: bool = false;
+    /// Called once, before the first `push`, with the number of lanes the driver will push (an
+    /// index writer makes room for all of them here, so that no call to the allocator sits in the
+    /// loop: a call there made the compiler keep the query's vectors on the stack).
     #[inline(always)]
-    fn window(&mut self, lanes: usize) {
+    fn reserve(&mut self, lanes: usize) {
         let _ = lanes;
     }
     /// Takes the 16 hit bits of the chunk starting at primitive `base` (bit `i` = primitive
@@ -100,10 +105,6 @@ pub(crate) fn splat4<V: Lanes>(v: [f32; 4]) -> [V; 4] {
     ]
 }
 
-/// Output windows are this many chunks (1,024 primitives): an index writer reserves room for one
-/// window at a time.
-const WINDOW_CHUNKS: usize = 64;
-
 /// Hit bits of one 16-lane chunk: bit `i` = lane `i`, assembled from its `16 / V::N` blocks.
 #[inline(always)]
 fn chunk_bits<V: Lanes, K: Kernel>(kernel: &K, chunk: usize) -> u32 {
@@ -128,26 +129,40 @@ fn chunk_bits<V: Lanes, K: Kernel>(kernel: &K, chunk: usize) -> u32 {
 }
 
 /// The one loop every query runs: all full chunks, then the last chunk with its padding lanes
-/// masked off. The sink sees one 16-bit mask per chunk.
+/// masked off. The sink sees one 16-bit mask per chunk, in order.
 #[inline(always)]
 pub(crate) fn drive<V: Lanes, K: Kernel, S: Sink>(kernel: &K, mut sink: S) -> S {
     let len = kernel.len();
     let full = len / Chunk::LANES;
+    sink.reserve(len);
     let mut chunk = 0;
-    while chunk < full {
-        let end = full.min(chunk + WINDOW_CHUNKS);
-        sink.window((end - chunk) * Chunk::LANES);
-        while chunk < end {
-            let bits = chunk_bits::<V, K>(kernel, chunk);
-            if sink.push::<V>((chunk * Chunk::LANES) as u32, bits) {
-                return sink;
+    if S::MASKS_AHEAD && V::N >= 8 {
+        // Measured (sphere against 4,096 boxes, about half of them hit, `extend_hits`): AVX-512
+        // 1.5x -> 1.2x the time of `count_hits`; on the SSE tier the longer loop was slower.
+        while chunk + 4 <= full {
+            let bits = [
+                chunk_bits::<V, K>(kernel, chunk),
+                chunk_bits::<V, K>(kernel, chunk + 1),
+                chunk_bits::<V, K>(kernel, chunk + 2),
+                chunk_bits::<V, K>(kernel, chunk + 3),
+            ];
+            for (k, &b) in bits.iter().enumerate() {
+                if sink.push::<V>(((chunk + k) * Chunk::LANES) as u32, b) {
+                    return sink;
+                }
             }
-            chunk += 1;
+            chunk += 4;
         }
+    }
+    while chunk < full {
+        let bits = chunk_bits::<V, K>(kernel, chunk);
+        if sink.push::<V>((chunk * Chunk::LANES) as u32, bits) {
+            return sink;
+        }
+        chunk += 1;
     }
     let rest = len - full * Chunk::LANES;
     if rest > 0 {
-        sink.window(Chunk::LANES);
         let bits = chunk_bits::<V, K>(kernel, full) & ((1u32 << rest) - 1);
         if sink.push::<V>((full * Chunk::LANES) as u32, bits) {
             return sink;

@@ -1,17 +1,22 @@
 //! Many queries against one container: `count_hits_many`, `hits_many`, `hits_many_into` and
 //! `for_each_hit_many`, with the hits of a batch as [`HitLists`] (CSR).
 //!
-//! The whole batch runs inside one dispatch. The container is walked in tiles of
-//! [`TILE_CHUNKS`] chunks, and each tile is tested against every query of the batch while it is
-//! in cache, so a primitive leaves DRAM once per batch, not once per query. Each (tile, query)
-//! runs the pair's one-query kernel restricted to the tile, so a batch answers exactly what the
-//! one-query methods answer, query by query, on every tier.
+//! The container is walked in tiles of [`TILE_CHUNKS`] chunks, and each tile is tested against
+//! every query of the batch while it is in cache, so a primitive leaves DRAM once per batch, not
+//! once per query. Each (tile, query) runs the pair's one-query kernel restricted to the tile, so
+//! a batch answers exactly what the one-query methods answer, query by query, on every tier.
+//!
+//! A batch big enough to pay for it ([`PARALLEL_MIN_TESTS`]) is split into tasks on rayon's pool
+//! ([`plan`]): by whole tiles, or by queries when the container has fewer tiles than there are
+//! threads. Each task is one dispatch; its hits come back as (tile, query) blocks, gathered per
+//! query in task order, so the output does not depend on the thread count.
 
 use super::sink::{Count, Indices};
 use super::{Pinned, Query};
 use crate::kernel::{Prepared, Sink};
 use crate::lanes::{Chunk, Lanes, WithLanes, dispatch};
 use crate::soa::Container;
+use core::ops::Range;
 
 /// Chunks per tile: 16,384 primitives, 64 KiB per column (an `Aabbs` tile of seven columns is
 /// 448 KiB, within a core's L2 on current x86 parts).
@@ -50,10 +55,9 @@ pub struct HitLists {
     pub offsets: Vec<u32>,
     /// Primitive indices, query after query, ascending within each query.
     pub indices: Vec<u32>,
-    /// The hits of a multi-tile batch in (tile, query) order, kept for its allocation.
-    scratch: Vec<u32>,
-    /// Where each (tile, query) block starts in `scratch`, and its end.
-    blocks: Vec<u32>,
+    /// The tasks of the last batch and their hits, kept for their allocations.
+    tasks: Vec<Task>,
+    parts: Vec<Part>,
 }
 
 impl Default for HitLists {
@@ -61,8 +65,8 @@ impl Default for HitLists {
         HitLists {
             offsets: vec![0],
             indices: Vec::new(),
-            scratch: Vec::new(),
-            blocks: Vec::new(),
+            tasks: Vec::new(),
+            parts: Vec::new(),
         }
     }
 }
@@ -124,9 +128,10 @@ struct Offset<S> {
 }
 
 impl<S: Sink> Sink for Offset<S> {
+    const MASKS_AHEAD: bool = S::MASKS_AHEAD;
     #[inline(always)]
-    fn window(&mut self, lanes: usize) {
-        self.sink.window(lanes);
+    fn reserve(&mut self, lanes: usize) {
+        self.sink.reserve(lanes);
     }
     #[inline(always)]
     fn push<V: Lanes>(&mut self, base: u32, bits: u32) -> bool {
@@ -138,10 +143,63 @@ impl<S: Sink> Sink for Offset<S> {
     }
 }
 
-/// Counts per query, tile by tile.
+/// Primitive tests (queries times primitives) below which a batch runs on the calling thread:
+/// under about half a millisecond of work, waking a second thread costs more than it saves.
+const PARALLEL_MIN_TESTS: u64 = 1 << 22;
+
+/// One task of a batch: queries `queries` over chunks `chunks` of the container. A batch is split
+/// either by chunks (all queries per task: a primitive still leaves DRAM once per batch) or, when
+/// the container is shorter than a tile per task, by queries (the whole container per task).
+#[derive(Clone, Debug, Default)]
+struct Task {
+    chunks: Range<usize>,
+    queries: Range<usize>,
+}
+
+/// The tasks of a batch of `nq` queries over `len` primitives on at most `threads` threads, in
+/// output order: by chunks (whole tiles each), or by queries.
+fn plan(len: usize, nq: usize, threads: usize, tasks: &mut Vec<Task>) {
+    tasks.clear();
+    let chunks = len.div_ceil(Chunk::LANES);
+    let tiles = chunks.div_ceil(TILE_CHUNKS);
+    let tests = len as u64 * nq as u64;
+    if threads <= 1 || tests < PARALLEL_MIN_TESTS {
+        tasks.push(Task {
+            chunks: 0..chunks,
+            queries: 0..nq,
+        });
+        return;
+    }
+    // A few tasks per thread, so that a thread slowed by another process hands work on.
+    let want = threads * 4;
+    if tiles >= threads {
+        let n = want.min(tiles);
+        for i in 0..n {
+            let (from, to) = (
+                tiles * i / n * TILE_CHUNKS,
+                tiles * (i + 1) / n * TILE_CHUNKS,
+            );
+            tasks.push(Task {
+                chunks: from..to.min(chunks),
+                queries: 0..nq,
+            });
+        }
+    } else {
+        let n = want.min(nq);
+        for i in 0..n {
+            tasks.push(Task {
+                chunks: 0..chunks,
+                queries: nq * i / n..nq * (i + 1) / n,
+            });
+        }
+    }
+}
+
+/// Counts per query of one task, tile by tile.
 struct CountMany<'a, C, Q> {
     container: &'a C,
     queries: &'a [Q],
+    chunks: Range<usize>,
     counts: &'a mut [u32],
 }
 
@@ -152,11 +210,11 @@ impl<C: Container, Q: Query<C>> WithLanes for CountMany<'_, C, Q> {
         // Plain loops, no iterator adapters or closures: everything here must inline into the
         // tier's entry point (`.ci/check-inlining`).
         // Each query is bound again per tile (a few comparisons) rather than once into a vector
-        // of kernels, so a batch allocates nothing for them.
-        let chunks = self.container.len().div_ceil(Chunk::LANES);
-        let mut start = 0;
-        while start < chunks {
-            let end = (start + TILE_CHUNKS).min(chunks);
+        // of kernels, so a batch allocates nothing for them; and a bound kernel's query values
+        // are then loaded after the last call, which keeps them in registers.
+        let mut start = self.chunks.start;
+        while start < self.chunks.end {
+            let end = (start + TILE_CHUNKS).min(self.chunks.end);
             for q in 0..self.queries.len() {
                 if let Some(kernel) = self.queries[q].bind(self.container) {
                     // A tile holds at most 16,384 primitives: the count fits a u32.
@@ -168,67 +226,106 @@ impl<C: Container, Q: Query<C>> WithLanes for CountMany<'_, C, Q> {
     }
 }
 
-/// Hit lists per query, tile by tile.
+/// The hits of one task: its (tile, query) blocks, tile after tile, each block ascending.
+#[derive(Clone, Debug, Default)]
+struct Part {
+    task: Task,
+    /// The hits, block after block.
+    hits: Vec<u32>,
+    /// Where each block starts in `hits`, and the end of the last.
+    blocks: Vec<u32>,
+}
+
+impl Part {
+    /// The hits of the task's `q`-th query (local) in its `t`-th tile.
+    #[inline]
+    fn block(&self, t: usize, q: usize) -> &[u32] {
+        let b = t * self.task.queries.len() + q;
+        &self.hits[self.blocks[b] as usize..self.blocks[b + 1] as usize]
+    }
+
+    /// Number of tiles the task walked.
+    #[inline]
+    fn tiles(&self) -> usize {
+        (self.blocks.len() - 1) / self.task.queries.len().max(1)
+    }
+}
+
+/// Hit blocks of one task, tile by tile.
 struct IndicesMany<'a, C, Q> {
     container: &'a C,
     queries: &'a [Q],
-    out: &'a mut HitLists,
+    part: &'a mut Part,
 }
 
 impl<C: Container, Q: Query<C>> WithLanes for IndicesMany<'_, C, Q> {
     type Output = ();
     #[inline(always)]
     fn run<V: Lanes>(self) {
-        let out = self.out;
-        out.clear();
-        let len = self.container.len();
-        if len <= TILE_CHUNKS * Chunk::LANES {
-            // One tile: each query's hits go straight to the end of `indices`.
-            let mut indices = core::mem::take(&mut out.indices);
-            for q in 0..self.queries.len() {
-                if let Some(kernel) = self.queries[q].bind(self.container) {
-                    indices = kernel.drive::<V, _>(Indices::new(indices)).finish();
-                }
-                out.offsets.push(offset(indices.len()));
-            }
-            out.indices = indices;
-            return;
-        }
-        // Several tiles: hits in (tile, query) order into the scratch, then each query's blocks
-        // gathered in tile order (ascending indices, as the tiles are).
-        let mut scratch = core::mem::take(&mut out.scratch);
-        scratch.clear();
-        out.blocks.clear();
-        let chunks = len.div_ceil(Chunk::LANES);
-        let mut start = 0;
-        while start < chunks {
-            let end = (start + TILE_CHUNKS).min(chunks);
+        let part = self.part;
+        let mut hits = core::mem::take(&mut part.hits);
+        hits.clear();
+        part.blocks.clear();
+        let chunks = part.task.chunks.clone();
+        let mut start = chunks.start;
+        while start < chunks.end {
+            let end = (start + TILE_CHUNKS).min(chunks.end);
             let add = (start * Chunk::LANES) as u32;
             for q in 0..self.queries.len() {
-                out.blocks.push(offset(scratch.len()));
+                part.blocks.push(offset(hits.len()));
                 if let Some(kernel) = self.queries[q].bind(self.container) {
                     let sink = Offset {
-                        sink: Indices::new(scratch),
+                        sink: Indices::new(hits),
                         add,
                     };
-                    scratch = kernel.tile(start..end).drive::<V, _>(sink).sink.finish();
+                    hits = kernel.tile(start..end).drive::<V, _>(sink).sink.finish();
                 }
             }
             start = end;
         }
-        out.blocks.push(offset(scratch.len()));
-        let nq = self.queries.len();
-        out.indices.reserve(scratch.len());
-        for q in 0..nq {
-            let mut block = q;
-            while block + 1 < out.blocks.len() {
-                let (from, to) = (out.blocks[block] as usize, out.blocks[block + 1] as usize);
-                out.indices.extend_from_slice(&scratch[from..to]);
-                block += nq;
+        part.blocks.push(offset(hits.len()));
+        part.hits = hits;
+    }
+}
+
+/// Hit lists of a container that fits one tile, on one thread: each query's hits go straight to
+/// the end of `out.indices`.
+struct IndicesOneTile<'a, C, Q> {
+    container: &'a C,
+    queries: &'a [Q],
+    out: &'a mut HitLists,
+}
+
+impl<C: Container, Q: Query<C>> WithLanes for IndicesOneTile<'_, C, Q> {
+    type Output = ();
+    #[inline(always)]
+    fn run<V: Lanes>(self) {
+        let out = self.out;
+        let mut indices = core::mem::take(&mut out.indices);
+        for q in 0..self.queries.len() {
+            if let Some(kernel) = self.queries[q].bind(self.container) {
+                indices = kernel.drive::<V, _>(Indices::new(indices)).finish();
             }
-            out.offsets.push(offset(out.indices.len()));
+            out.offsets.push(offset(indices.len()));
         }
-        out.scratch = scratch;
+        out.indices = indices;
+    }
+}
+
+/// Appends each query's blocks from `parts` (in task order) to `out`, query after query.
+fn gather(parts: &[Part], nq: usize, out: &mut HitLists) {
+    out.indices
+        .reserve(parts.iter().map(|p| p.hits.len()).sum::<usize>());
+    for q in 0..nq {
+        for p in parts {
+            if p.task.queries.contains(&q) {
+                let local = q - p.task.queries.start;
+                for t in 0..p.tiles() {
+                    out.indices.extend_from_slice(p.block(t, local));
+                }
+            }
+        }
+        out.offsets.push(offset(out.indices.len()));
     }
 }
 
@@ -246,13 +343,39 @@ impl<C: Container> Pinned<'_, C> {
     #[must_use]
     pub fn count_hits_many<Q: Query<C>>(&self, queries: &[Q]) -> Vec<u32> {
         let mut counts = vec![0; queries.len()];
+        let mut tasks = Vec::new();
+        plan(
+            self.container().len(),
+            queries.len(),
+            self.threads(),
+            &mut tasks,
+        );
+        if let [task] = &tasks[..] {
+            self.count_task(queries, task, &mut counts);
+            return counts;
+        }
+        let parts = crate::tasks::run_tasks(&tasks, |task| {
+            let mut part = vec![0; task.queries.len()];
+            self.count_task(queries, task, &mut part);
+            part
+        });
+        for (task, part) in tasks.iter().zip(&parts) {
+            for (c, p) in counts[task.queries.clone()].iter_mut().zip(part) {
+                *c += p;
+            }
+        }
+        counts
+    }
+
+    /// Adds the counts of `task` to `counts` (one per query of the task), in one dispatch.
+    fn count_task<Q: Query<C>>(&self, queries: &[Q], task: &Task, counts: &mut [u32]) {
         let job = CountMany {
             container: self.container(),
-            queries,
-            counts: &mut counts,
+            queries: &queries[task.queries.clone()],
+            chunks: task.chunks.clone(),
+            counts,
         };
         dispatch(self.backend(), job);
-        counts
     }
 
     /// The hits of each query of `queries` into `out` (overwritten; its buffers are reused):
@@ -261,12 +384,37 @@ impl<C: Container> Pinned<'_, C> {
     /// # Panics
     /// If the batch has more than `u32::MAX` hits in all (the offsets are `u32`).
     pub fn hits_many_into<Q: Query<C>>(&self, queries: &[Q], out: &mut HitLists) {
-        let job = IndicesMany {
-            container: self.container(),
-            queries,
-            out,
-        };
-        dispatch(self.backend(), job);
+        out.clear();
+        let len = self.container().len();
+        let mut tasks = core::mem::take(&mut out.tasks);
+        plan(len, queries.len(), self.threads(), &mut tasks);
+        if tasks.len() == 1 && len <= TILE_CHUNKS * Chunk::LANES {
+            let job = IndicesOneTile {
+                container: self.container(),
+                queries,
+                out,
+            };
+            dispatch(self.backend(), job);
+            out.tasks = tasks;
+            return;
+        }
+        let mut parts = core::mem::take(&mut out.parts);
+        parts.resize_with(tasks.len(), Part::default);
+        for (part, task) in parts.iter_mut().zip(&tasks) {
+            part.task = task.clone();
+        }
+        let (container, backend) = (self.container(), self.backend());
+        crate::tasks::run_tasks_mut(&mut parts, |_, part| {
+            let job = IndicesMany {
+                container,
+                queries: &queries[part.task.queries.clone()],
+                part,
+            };
+            dispatch(backend, job);
+        });
+        gather(&parts, queries.len(), out);
+        out.parts = parts;
+        out.tasks = tasks;
     }
 
     /// The hits of each query of `queries` (see [`hits_many_into`](Pinned::hits_many_into)).

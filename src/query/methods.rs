@@ -37,7 +37,8 @@ macro_rules! query_methods {
                 self.detected().any_hit(query)
             }
 
-            /// Appends the indices of the primitives hit by `query` to `out`, ascending.
+            /// Appends the indices of the primitives hit by `query` to `out`, ascending (room
+            /// for a hit per primitive is reserved first; see [`Pinned::extend_hits`]).
             pub fn extend_hits<Q: Query<Self>>(&self, query: &Q, out: &mut Vec<u32>) {
                 self.detected().extend_hits(query, out)
             }

@@ -25,7 +25,7 @@ use crate::soa::Container;
 /// a tetrahedron that encloses nothing, a point or sphere centre at infinity), hits nothing.
 /// Infinite bounds are fine: a sphere of infinite radius hits everything, a box with infinite
 /// bounds is the slab or half-space it describes.
-pub trait Query<C>: private::Bind<C> {}
+pub trait Query<C>: private::Bind<C> + Sync {}
 
 pub(crate) mod private {
     /// The sealed machinery of [`Query`](super::Query): screen the query, bind it to a container.
@@ -73,6 +73,8 @@ pub struct Conservative<Q>(pub Q);
 pub struct Pinned<'a, C> {
     container: &'a C,
     backend: Backend,
+    /// Threads of the batched methods; 0: every thread of rayon's current pool.
+    threads: usize,
 }
 
 impl<C> Clone for Pinned<'_, C> {
@@ -92,7 +94,39 @@ impl<'a, C: Container> Pinned<'a, C> {
         Ok(Pinned {
             container,
             backend: backend.check()?,
+            threads: 0,
         })
+    }
+
+    /// The same view with its batched methods (`count_hits_many`, `hits_many`, ...) splitting a
+    /// batch over at most `threads` threads (`0` or `1`: the calling thread only). The default is
+    /// every thread of rayon's current pool with the `rayon` feature (on by default), one
+    /// without. The answers are the same whatever the count; the one-query methods always run on
+    /// the calling thread. The tasks run on the rayon pool the call is made from.
+    ///
+    /// ```
+    /// use bvlanes::{Aabb, Aabbs, Backend};
+    /// let boxes = Aabbs::from_slice(&[Aabb::new([0.0; 3], [1.0; 3])])?;
+    /// let one = boxes.with_backend(Backend::Scalar)?.with_threads(1);
+    /// assert_eq!(one.threads(), 1);
+    /// assert_eq!(one.count_hits_many(&[[0.5; 3], [2.0; 3]]), [1, 0]);
+    /// # Ok::<(), bvlanes::BvError>(())
+    /// ```
+    #[must_use]
+    pub fn with_threads(mut self, threads: usize) -> Self {
+        self.threads = threads.max(1);
+        self
+    }
+
+    /// The threads a batch may use: as set by [`with_threads`](Pinned::with_threads), else the
+    /// current rayon pool's (1 without the `rayon` feature).
+    #[must_use]
+    pub fn threads(&self) -> usize {
+        if self.threads == 0 {
+            crate::tasks::default_threads()
+        } else {
+            self.threads
+        }
     }
 
     /// The backend queries run on.
@@ -126,6 +160,10 @@ impl<'a, C: Container> Pinned<'a, C> {
     }
 
     /// Appends the indices of the primitives hit by `query` to `out`, ascending.
+    ///
+    /// Before it starts, it makes room in `out` for every primitive being a hit (the most one
+    /// query can add), so the loop never stops to grow it: a reused `out` allocates only while
+    /// its capacity is below the container's length.
     pub fn extend_hits<Q: Query<C>>(&self, query: &Q, out: &mut Vec<u32>) {
         let Some(kernel) = query.bind(self.container) else {
             return;
@@ -140,6 +178,10 @@ impl<'a, C: Container> Pinned<'a, C> {
     pub fn hits<Q: Query<C>>(&self, query: &Q) -> Hits {
         let mut out = Vec::new();
         self.extend_hits(query, &mut out);
+        // `extend_hits` reserved a slot per primitive; a few hits do not keep all of it.
+        if out.capacity() > 2 * out.len() + 64 {
+            out.shrink_to_fit();
+        }
         Hits(out.into_iter())
     }
 

@@ -42,8 +42,8 @@ impl Sink for MaskWords<'_> {
 /// `write_chunk_indices`.
 ///
 /// The tiers store whole vectors of indices and advance by the hit count, so they write into the
-/// vector's spare capacity (reserved once per window for every lane of the window being a hit,
-/// plus store slack) instead of zero-filled elements; [`finish`](Indices::finish) sets the length
+/// vector's spare capacity (reserved once, before the loop, for every lane being a hit plus store
+/// slack) instead of zero-filled elements; [`finish`](Indices::finish) sets the length
 /// to what was written. The sink owns the vector while it runs.
 pub(crate) struct Indices {
     out: Vec<u32>,
@@ -71,19 +71,20 @@ impl Indices {
 }
 
 impl Sink for Indices {
+    const MASKS_AHEAD: bool = true;
+
     #[inline(always)]
-    fn window(&mut self, lanes: usize) {
-        let need = self.written + lanes + STORE_SLACK;
-        if self.out.capacity() < need {
-            self.out.reserve(need - self.out.len());
-        }
+    fn reserve(&mut self, lanes: usize) {
+        // Room for every lane being a hit, plus the stores' slack past the last one.
+        self.out
+            .reserve(self.written - self.out.len() + lanes + STORE_SLACK);
     }
 
     #[inline(always)]
     fn push<V: Lanes>(&mut self, base: u32, bits: u32) -> bool {
         if bits != 0 {
             // The spare capacity starts at `out.len()`; the cursor is `written - len` into it.
-            // One range check covers the tier's stores (`window` reserved the slack).
+            // One range check covers the tier's stores (`reserve` made room for them).
             let at = self.written - self.out.len();
             let dst = &mut self.out.spare_capacity_mut()[at..at + STORE_SLACK];
             self.written += V::write_chunk_indices(bits, base, dst);

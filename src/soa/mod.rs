@@ -37,7 +37,7 @@ use crate::round::sum_up;
 /// let boxes = Aabbs::from_slice(&[Aabb::new([0.0; 3], [1.0; 3])]).unwrap();
 /// assert!(hits_on_every_backend(&boxes, &[0.5, 0.5, 0.5]).iter().all(|&n| n == 1));
 /// ```
-pub trait Container: Sealed {
+pub trait Container: Sealed + Sync {
     /// The primitive it holds.
     type Primitive: Copy;
     /// Number of primitives.
