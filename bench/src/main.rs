@@ -15,6 +15,9 @@
 //!   AABO and Tetrahedron, per backend, with the stage pass counts ("partial").
 //! * `limit`: one query against a container on every tier next to a plain SIMD sum over the same
 //!   arrays (the memory-bandwidth limit), L2-resident and DRAM-sized.
+//! * `frusta`: many queries at once (issue 20): the six faces of a cube map against 1,000,000
+//!   spheres and 1,000,000 boxes, as one batch (`count_hits_many`, `hits_many_into`) against six
+//!   one-frustum scans (`count_hits`, `extend_hits`), per backend, next to the plain SIMD sum.
 //! * `lights`: light culling (`bvlanes::cull`): a uniform grid against the exact brute force, and
 //!   two froxel scenes (Bevy's `many_lights`, an indoor room) against the brute force over the
 //!   froxels' boxes and a Bevy-style port of Bevy's clustering (`benches/common/bevy_clusters.rs`).
@@ -38,6 +41,7 @@ mod common;
 mod aabo;
 mod broadphase;
 mod data;
+mod frusta;
 mod larsson;
 mod lights;
 mod limit;
@@ -94,11 +98,12 @@ impl Format {
 }
 
 /// Every table, in output order.
-const TABLES: [&str; 6] = [
+const TABLES: [&str; 7] = [
     "larsson-aabb",
     "larsson-obb",
     "aabo",
     "limit",
+    "frusta",
     "lights",
     "broadphase",
 ];
@@ -119,7 +124,7 @@ struct Cli {
         value_delimiter = ',',
         value_parser = parse_tables,
         help = "tables to run, comma-separated: larsson-aabb, larsson-obb, larsson (both),\n\
-                aabo, limit, lights, broadphase, all [default: all]"
+                aabo, limit, frusta, lights, broadphase, all [default: all]"
     )]
     tables: Vec<Tables>,
     /// Tiers timed (`--backend` or `--backends`).
@@ -139,7 +144,7 @@ struct Cli {
         value_parser = parse_n,
         help = "problem size: pairs per data set (larsson, default 2000000), objects\n\
                 (aabo, default 1000000), primitives of the DRAM-sized sets (limit, default\n\
-                1048576), lights (lights: uniform scene 10000, many_lights 100000, indoor 4096\n\
+                1048576), spheres and boxes (frusta, default 1000000), lights (lights: uniform scene 10000, many_lights 100000, indoor 4096\n\
                 at most), boxes per scene (broadphase: one size for every scene instead of\n\
                 Terdiman 10000 and 100000, uniform 100000, clustered 100000)"
     )]
@@ -314,6 +319,7 @@ fn main() -> ExitCode {
             "larsson-obb" => larsson::run(&ctx, &mut targets, true),
             "aabo" => aabo::run(&ctx, &mut targets),
             "limit" => limit::run(&ctx, &mut targets),
+            "frusta" => frusta::run(&ctx),
             "lights" => lights::run(&ctx, &mut targets),
             "broadphase" => broadphase::run(&ctx, &mut targets),
             _ => unreachable!("table names are checked when parsed"),
@@ -446,6 +452,8 @@ mod tests {
         assert_eq!((a.n, a.format, a.rounds), (Some(1000), Format::Csv, 3));
         let a = parse("--table lights").unwrap();
         assert_eq!(a.tables, ["lights"]);
+        let a = parse("--table lights,frusta,limit").unwrap();
+        assert_eq!(a.tables, ["limit", "frusta", "lights"]);
         let a = parse("--tables broadphase,lights --format md --rounds 7 --out x").unwrap();
         assert_eq!(a.tables, ["lights", "broadphase"]);
         assert_eq!((a.format, a.rounds), (Format::Markdown, 7));

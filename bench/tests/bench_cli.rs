@@ -208,6 +208,58 @@ fn limit_table_and_output_files() {
 }
 
 #[test]
+fn frusta_batched_rows_agree_with_the_one_query_rows() {
+    let out = run(&[
+        "--table", "frusta", "--n", "3000", "--quick", "--rounds", "1", "--quiet", "--format",
+        "csv",
+    ]);
+    assert!(!out.contains("MISMATCH"), "{out}");
+    let t = tables(&out);
+    let rows = &t["frusta"];
+    assert_eq!(
+        rows[0],
+        [
+            "container",
+            "tier",
+            "row",
+            "hits (6 faces)",
+            "ms",
+            "M tests/s",
+            "GB/s tested",
+            "/ plain sum",
+            "vs six scans"
+        ]
+    );
+    let backends = bvlanes::Backend::available();
+    // Per container: four rows per backend, then the plain sum.
+    assert_eq!(rows.len() - 1, 2 * (4 * backends.len() + 1));
+    for container in ["Spheres", "Aabbs"] {
+        let r: Vec<&Vec<String>> = rows.iter().filter(|r| r[0] == container).collect();
+        assert!(r.last().unwrap()[2].starts_with("plain "), "{container}");
+        let hits = num(&r[0][3]);
+        assert!(hits > 0.0, "{container}: no hit");
+        for b in backends {
+            let of = |row: &str| {
+                r.iter()
+                    .find(|x| x[1] == b.name() && x[2] == row)
+                    .unwrap_or_else(|| panic!("{container} {b}: no row {row}"))
+            };
+            // A batch reports what its six one-frustum calls report, on every tier alike.
+            for (batch, single) in [
+                ("count_hits_many (one batch)", "6 x count_hits"),
+                ("hits_many_into (one batch)", "6 x extend_hits"),
+            ] {
+                let (x, y) = (of(batch), of(single));
+                assert_eq!(x[3], y[3], "{x:?} against {y:?}");
+                assert_eq!(num(&x[3]), hits, "{x:?}");
+                assert!(num(&x[4]) > 0.0 && num(&x[8]) > 0.0, "{x:?}");
+                assert_eq!(num(&y[8]), 1.0, "{y:?}");
+            }
+        }
+    }
+}
+
+#[test]
 fn lights_table_matches_the_brute_force() {
     let out = run(&[
         "--table", "lights", "--n", "300", "--quick", "--rounds", "1", "--quiet", "--format",
