@@ -203,6 +203,8 @@ fn pass<C: Container>(
 where
     Frustum: Query<C>,
 {
+    // One thread, as the six scans: the ratio is then what one pass over the data saves.
+    let p = p.with_threads(1);
     let n = match row {
         0 => frusta.iter().map(|f| p.count_hits(black_box(f))).sum(),
         1 => p
