@@ -23,7 +23,7 @@ use crate::data::{rng, uniform};
 use crate::report::{Cell, Table, Target, sig3, sig3_vs};
 use crate::sampler::{Variant, find, measure, ratio};
 use bvlanes::cull::{ClusterGrid, LightLists, LightMasks};
-use bvlanes::{Aabb, Aabbs, Sphere, Spheres};
+use bvlanes::{Aabb, Aabbs, Backend, HitLists, Sphere, Spheres};
 use std::hint::black_box;
 
 /// The lights table: the uniform scene, then the two froxel scenes; targets into `targets`.
@@ -297,6 +297,11 @@ fn cell_counts(ctx: &Ctx<'_>, lights: &Spheres) -> Table {
             }
         }
         agree &= lists.indices.len() as u64 == want;
+        // The batch's lists are per cell (the cells as box queries over the lights), as
+        // from_cells' are.
+        let cell_boxes: Vec<Aabb> = cells.iter().collect();
+        let batch = lights.hits_many(&cell_boxes);
+        agree &= batch.offsets == lists.offsets && batch.indices == lists.indices;
         pairs.push(want);
     }
     let mut vs = Vec::new();
@@ -316,6 +321,14 @@ fn cell_counts(ctx: &Ctx<'_>, lights: &Spheres) -> Table {
             }
             found
         }));
+        let mut lists = HitLists::default();
+        let cell_boxes: Vec<Aabb> = cells.iter().collect();
+        let pinned = lights.with_backend(Backend::detect()).expect("detected");
+        let pinned = pinned.with_threads(1);
+        vs.push(Variant::new(format!("batch {n}"), 1, move |_| {
+            pinned.hits_many_into(black_box(&cell_boxes), &mut lists);
+            black_box(&lists).indices.len() as u64
+        }));
     }
     measure(&mut vs, ctx.rounds, ctx.slice);
     let mut t = Table::new(
@@ -327,6 +340,8 @@ fn cell_counts(ctx: &Ctx<'_>, lights: &Spheres) -> Table {
             "from_cells assign, ms",
             "every cell (hits only), ms",
             "every cell / from_cells",
+            "one batch (CSR), ms",
+            "one batch / from_cells",
         ],
     );
     t.notes.push(format!(
@@ -337,22 +352,25 @@ fn cell_counts(ctx: &Ctx<'_>, lights: &Spheres) -> Table {
         ctx.rounds
     ));
     t.notes.push(
-        "from_cells assign = `ClusterGrid::from_cells(cells).assign_into`, CSR lists written; every cell = \
+        "from_cells assign = `ClusterGrid::from_cells(cells).assign_into`, CSR lists written (binned; up to 512 \
+         cells it runs the one-batch row's code itself); every cell = \
          `Aabbs::extend_hits` per light over all the cells, hits collected only (what `from_cells` grids ran \
-         before, less their CSR writing)"
+         before, less their CSR writing); one batch = `Spheres::hits_many_into` of the cells as box queries over \
+         the lights (one thread; the same CSR lists, per cell: the batched brute force, issue 20)"
             .to_owned(),
     );
     t.notes.push(if agree {
-        "checked: from_cells assign reports exactly the brute force's pairs at every count"
+        "checked: from_cells assign and the batch report exactly the brute force's pairs at every count"
             .to_owned()
     } else {
         eprintln!("MISMATCH in lights_cells: from_cells differs from the brute force");
         "**MISMATCH**: from_cells differs from the brute force".to_owned()
     });
     for (n, &p) in CELL_COUNTS.iter().zip(&pairs) {
-        let (b, e) = (
+        let (b, e, m) = (
             find(&vs, &format!("binned {n}")),
             find(&vs, &format!("every {n}")),
+            find(&vs, &format!("batch {n}")),
         );
         t.push(vec![
             Cell::count(*n as u64),
@@ -360,6 +378,8 @@ fn cell_counts(ctx: &Ctx<'_>, lights: &Spheres) -> Table {
             Cell::num(b.median() * 1e3, sig3(b.median() * 1e3)),
             Cell::num(e.median() * 1e3, sig3(e.median() * 1e3)),
             Cell::times(ratio(e, b)),
+            Cell::num(m.median() * 1e3, sig3(m.median() * 1e3)),
+            Cell::times(ratio(m, b)),
         ]);
     }
     t

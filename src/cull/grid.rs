@@ -11,6 +11,7 @@ use crate::error::BvError;
 use crate::lanes::Backend;
 use crate::lanes::Chunk;
 use crate::primitive::Aabb;
+use crate::query::Pinned;
 use crate::soa::{Aabbs, Spheres};
 use crate::tasks::{default_threads, on_pool};
 
@@ -44,7 +45,7 @@ enum Kind {
         dims: [u32; 3],
         axes: [Axis; 3],
     },
-    Cells(SortedCells),
+    Cells(Box<SortedCells>),
     Froxels(Froxels),
 }
 
@@ -167,11 +168,15 @@ impl ClusterGrid {
     /// Builds, once, the structure the assignments search: the cells binned by their mins along
     /// the two axes where they are smallest against their spread, kept as a second, sorted copy
     /// (`O(cells)` time and memory; `docs/algorithms.md`, "Light assignment to arbitrary
-    /// cells"). Build the grid once and assign every frame.
+    /// cells"). Build the grid once and assign every frame. Up to 512 cells,
+    /// [`assign`](Self::assign) and [`assign_into`](Self::assign_into) skip the bins and run the
+    /// cells as one batch of box queries over the lights
+    /// ([`Pinned::hits_many_into`](crate::Pinned::hits_many_into)), which measured faster there;
+    /// the lists are the same.
     #[must_use]
     pub fn from_cells(cells: Aabbs) -> ClusterGrid {
         ClusterGrid {
-            kind: Kind::Cells(SortedCells::new(cells)),
+            kind: Kind::Cells(Box::new(SortedCells::new(cells))),
             order: CellOrder::default(),
             backend: Backend::detect(),
             threads: default_threads(),
@@ -328,6 +333,14 @@ impl ClusterGrid {
     /// # Ok::<(), bvlanes::BvError>(())
     /// ```
     pub fn assign_into(&self, lights: &Spheres, lists: &mut LightLists) {
+        if let Kind::Cells(cells) = &self.kind
+            && let Some(boxes) = cells.few()
+        {
+            let lights = Pinned::new(lights, self.backend).expect("the grid's backend was checked");
+            let lights = lights.with_threads(self.threads);
+            lists.fill_batch(|out| lights.hits_many_into(boxes, out));
+            return;
+        }
         self.split_assignment(lights, |split, tasks| lists.fill_split(split, tasks));
     }
 

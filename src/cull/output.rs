@@ -2,6 +2,7 @@
 //! (`bytemuck`-castable) for GPU upload.
 
 use super::split::{CellSplit, CollectRuns, SplitScratch, write_lists, write_masks};
+use crate::query::HitLists;
 
 /// Per-cell light lists in CSR form: the lights of cell `c` are
 /// `indices[offsets[c] as usize..offsets[c + 1] as usize]`, ascending.
@@ -18,6 +19,8 @@ pub struct LightLists {
     pub indices: Vec<u32>,
     /// The runs and counts of the last assignment, kept only for their allocations.
     scratch: SplitScratch,
+    /// The batch of a grid of few cells (`cells.rs`, `FEW_CELLS`), kept for its allocations.
+    batch: HitLists,
 }
 
 impl PartialEq for LightLists {
@@ -68,6 +71,16 @@ impl LightLists {
             &mut self.indices,
         );
         self.scratch.keep_tasks(runs);
+    }
+
+    /// Fills the lists with `run`, a batch of the cells as queries (whose CSR lists per query are
+    /// this type's per cell), lending it the lists' arrays.
+    pub(crate) fn fill_batch(&mut self, run: impl FnOnce(&mut HitLists)) {
+        core::mem::swap(&mut self.offsets, &mut self.batch.offsets);
+        core::mem::swap(&mut self.indices, &mut self.batch.indices);
+        run(&mut self.batch);
+        core::mem::swap(&mut self.offsets, &mut self.batch.offsets);
+        core::mem::swap(&mut self.indices, &mut self.batch.indices);
     }
 
     /// Number of cells.
