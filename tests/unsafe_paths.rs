@@ -2,14 +2,18 @@
 //! writers that store into a `Vec`'s spare capacity before `set_len` (every tier, every hit
 //! density, across the 1,024-lane output window, after prefixes that leave odd spare
 //! capacity), the AVX2 entry points when the tier is available (under Miri: when the build
-//! enables `avx2,fma,popcnt`), and the broadphase batch entry point. Answers are compared with
-//! the scalar tier, whose code is safe.
+//! enables `avx2,fma,popcnt`), the broadphase batch entry point, and the batched queries (issue
+//! 20: `count_hits_many`, `hits_many_into`, `for_each_hit_many`, on one tile and just past one,
+//! into a reused `HitLists`). Answers are compared with the scalar tier, whose code is safe, or
+//! with the one-query methods.
 
 #[macro_use]
 mod common;
 
 use bvlanes::broadphase::Sweep;
-use bvlanes::{Aabb, Aabbs, Backend, Octahedra, Octahedron, Sphere, Spheres, pairwise};
+use bvlanes::{
+    Aabb, Aabbs, Backend, HitLists, Octahedra, Octahedron, Query, Sphere, Spheres, pairwise,
+};
 use common::*;
 
 /// Lengths around the chunk (16) and output window (1,024) boundaries; Miri runs fewer.
@@ -157,5 +161,86 @@ fn pairwise_and_broadphase_agree_with_scalar() {
             assert_eq!(got[2..], want[..], "{b:?} len {len}");
             assert_eq!(sweep(b).complete_pairs(&few), want_sweep, "{b:?} len {len}");
         }
+    }
+}
+
+/// Primitives per tile of the batched walk (`TILE_CHUNKS` chunks of 16 in `src/query/many.rs`).
+const TILE: usize = 16_384;
+
+/// One batch against the scalar tier's one-query `hits` (ascending, counted by `count_hits`), on
+/// every available tier: `count_hits_many`, `hits_many_into` (into `lists`, which holds another
+/// batch's lists and then garbage in its public fields) and `for_each_hit_many`.
+fn check_batch<Q: Query<Aabbs> + core::fmt::Debug>(c: &Aabbs, qs: &[Q], lists: &mut HitLists) {
+    let scalar = c.with_backend(Backend::Scalar).expect("scalar");
+    let mut offsets = vec![0];
+    let mut indices = Vec::new();
+    let mut pairs = Vec::new();
+    for (k, q) in qs.iter().enumerate() {
+        let before = indices.len();
+        scalar.extend_hits(q, &mut indices);
+        pairs.extend(indices[before..].iter().map(|&i| (k as u32, i)));
+        offsets.push(indices.len() as u32);
+    }
+    let counts: Vec<u32> = offsets.windows(2).map(|w| w[1] - w[0]).collect();
+    for &b in Backend::available() {
+        let p = c.with_backend(b).expect("available");
+        let what = format!("{b:?} len {} batch {qs:?}", c.len());
+        assert_eq!(p.count_hits_many(qs), counts, "{what}: count_hits_many");
+        lists.offsets.extend([9, 2]);
+        lists.indices.push(u32::MAX);
+        p.hits_many_into(qs, lists);
+        assert!(lists.offsets == offsets, "{what}: hits_many_into offsets");
+        assert!(lists.indices == indices, "{what}: hits_many_into indices");
+        let mut seen = Vec::new();
+        p.for_each_hit_many(qs, |q, i| seen.push((q, i)));
+        assert!(seen == pairs, "{what}: for_each_hit_many");
+    }
+}
+
+/// The batched queries on every available tier (under Miri: scalar and SSE, and AVX2 when the
+/// build enables it) against the one-query answers, on containers of one tile and of just past
+/// one tile (the multi-tile path, whose hits go through the `HitLists`' scratch and are gathered
+/// per query), with one `HitLists` reused throughout (the lists of the other tiers, of the other
+/// containers, and garbage in its public fields): batches with a NaN query, a query across the
+/// tile boundary, box and sphere queries, and the empty batch. The boxes are those of `boxes`, so
+/// a query's hits are a run of indices. Under Miri the multi-tile container gets four box queries
+/// only (each pass over it costs seconds there).
+#[test]
+fn batched_queries_agree_with_one_query_methods() {
+    let lens: &[usize] = if cfg!(miri) {
+        &[17, TILE + 17, 0]
+    } else {
+        &[17, TILE + 17, 0, 1025, TILE, TILE + 1, 2 * TILE + 33]
+    };
+    let t = TILE as f32;
+    let nan = Aabb::new([f32::NAN, 0.0, 0.0], [t, 1.0, 1.0]);
+    let across = Aabb::new([t - 2.0, 0.0, 0.0], [t + 1.0, 1.0, 1.0]);
+    let mut lists = HitLists::default();
+    for &len in lens {
+        let c = boxes(len);
+        if len > TILE {
+            // Hits in the first tile, across the boundary, in the last tile only; a NaN query.
+            let n = len as f32;
+            let second = Aabb::new([n - 2.0, 0.0, 0.0], [n - 1.0, 1.0, 1.0]);
+            let qs = [queries(len)[1], across, nan, second];
+            check_batch(&c, &qs, &mut lists);
+            assert!(lists.query(1).contains(&(TILE as u32)) && !lists.query(3).is_empty());
+            if cfg!(miri) {
+                continue;
+            }
+        }
+        let mut qs = queries(len);
+        qs.insert(1, nan);
+        qs.push(across);
+        check_batch(&c, &qs, &mut lists);
+        check_batch(&c, &qs[..2], &mut lists);
+        let spheres = [
+            Sphere::new([t, 0.5, 0.5], 2.0),
+            Sphere::new([2.0, 0.5, f32::INFINITY], 1.0),
+            Sphere::new([5.0, 0.5, 0.5], 3.0),
+        ];
+        check_batch(&c, &spheres, &mut lists);
+        check_batch::<Aabb>(&c, &[], &mut lists);
+        assert_eq!(lists.offsets, [0]);
     }
 }

@@ -23,6 +23,16 @@
 //! backend of `Backend::available()` and on the default one, must all equal the scalar REFERENCE
 //! oracle of `tests/common` (one plain function per pair, the kernels' f32 formulas one lane at a
 //! time): so every backend equals the reference, and the scalar backend, bit for bit.
+//!
+//! Batches (issue 20): a batch of up to 12 queries of one of those types (fresh ones, copies,
+//! ones with one or every float NaN or infinite, inverted ones; the empty batch too) runs through
+//! `count_hits_many`, `hits_many_into`, `hits_many` and `for_each_hit_many` on every backend and
+//! through the container's own methods, and must give exactly the one-query `count_hits` and
+//! `hits` of each query on that backend (which must agree across backends). `hits_many_into`
+//! writes into one `HitLists` reused by every batch of the input, which holds the lists of the
+//! previous backend or batch, of the batch reversed, or garbage in its public fields. Once per
+//! input a batch runs on the model repeated to one or two tiles of the batched walk (16,384 or
+//! 32,768 primitives) plus 0 to 35, so that its multi-tile path runs on any primitives.
 #![no_main]
 
 #[macro_use]
@@ -31,8 +41,9 @@ mod common;
 mod input;
 
 use bvlanes::{
-    Aabb, Aabbs, Backend, BoxStrategy, BvError, Conservative, DownTet, DownTets, Frustum, Obb,
-    Obbs, Octahedra, Octahedron, Query, Sphere, Spheres, Staged, UpTet, UpTets,
+    Aabb, Aabbs, Backend, BoxStrategy, BvError, Conservative, Container, DownTet, DownTets,
+    Frustum, HitLists, Obb, Obbs, Octahedra, Octahedron, Pinned, Query, Sphere, Spheres, Staged,
+    UpTet, UpTets,
 };
 use common::*;
 use core::fmt::Debug;
@@ -43,6 +54,12 @@ use libfuzzer_sys::fuzz_target;
 const MAX_LEN: usize = 80;
 /// Operations per input.
 const MAX_OPS: usize = 48;
+/// Primitives per tile of the batched walk (`TILE_CHUNKS` chunks of 16 in `src/query/many.rs`):
+/// a longer container runs the multi-tile path.
+const TILE: usize = 16_384;
+/// Queries per batch, at most (on a tiled container: `MAX_TILED_BATCH`).
+const MAX_BATCH: usize = 12;
+const MAX_TILED_BATCH: usize = 5;
 
 /// What the target needs of a primitive beyond the oracle's `Shape`.
 trait Item: Shape + bytemuck::Pod {
@@ -299,13 +316,20 @@ fn check_rejected<C: Bv>(
     check_holds(after, model, what);
 }
 
-fn run<C: Bv>(inp: &mut Input, queries: fn(&C, &[C::Item], &mut Input))
+/// Reads and checks one batch against a container (see [`batch`]): the container, the input,
+/// the `HitLists` reused from batch to batch, the largest batch.
+type Batches<C> = fn(&C, &mut Input, &mut HitLists, usize);
+
+fn run<C: Batched>(inp: &mut Input, queries: fn(&C, &[C::Item], &mut Input), batches: Batches<C>)
 where
     C::Item: Item,
 {
     let mut c = C::empty();
     let mut model: Vec<C::Item> = Vec::new();
     let mut queried = false;
+    // Reused by every batch of the input, so each batch writes over an earlier one's lists.
+    let mut lists = HitLists::default();
+    let mut tiled = false;
     for _ in 0..MAX_OPS {
         if inp.is_empty() {
             break;
@@ -400,6 +424,22 @@ where
             9 if inp.u8() == 0 => {
                 c.clear_items();
                 model.clear();
+            }
+            10 | 11 => {
+                // A batch of queries, on the container or (once per input, being slower) on the
+                // model repeated past one or two tiles of the batched walk, so that its
+                // multi-tile path runs (lengths from exactly one or two tiles to 35 past).
+                let mode = inp.u8();
+                if mode & 3 == 0 && !tiled && !model.is_empty() {
+                    tiled = true;
+                    let tiles = if mode >= 0xe0 { 2 } else { 1 };
+                    let len = tiles * TILE + usize::from((mode >> 2) & 7) * 5;
+                    let long: Vec<C::Item> = model.iter().cycle().take(len).copied().collect();
+                    let long = C::from_items(&long).expect("the model's items are valid");
+                    batches(&long, inp, &mut lists, MAX_TILED_BATCH);
+                } else {
+                    batches(&c, inp, &mut lists, MAX_BATCH);
+                }
             }
             _ => {
                 queries(&c, &model, inp);
@@ -703,11 +743,338 @@ fn obbs(c: &Obbs, items: &[Obb], inp: &mut Input) {
 fuzz_target!(|data: &[u8]| {
     let mut inp = Input::new(data);
     match inp.u8() % 6 {
-        0 => run::<Aabbs>(&mut inp, aabbs),
-        1 => run::<Spheres>(&mut inp, spheres),
-        2 => run::<UpTets>(&mut inp, up_tets),
-        3 => run::<DownTets>(&mut inp, down_tets),
-        4 => run::<Octahedra>(&mut inp, octahedra),
-        _ => run::<Obbs>(&mut inp, obbs),
+        0 => run::<Aabbs>(&mut inp, aabbs, aabbs_batch),
+        1 => run::<Spheres>(&mut inp, spheres, spheres_batch),
+        2 => run::<UpTets>(&mut inp, up_tets, up_tets_batch),
+        3 => run::<DownTets>(&mut inp, down_tets, down_tets_batch),
+        4 => run::<Octahedra>(&mut inp, octahedra, octahedra_batch),
+        _ => run::<Obbs>(&mut inp, obbs, obbs_batch),
     }
 });
+
+// =================================================================================================
+// Batches: `count_hits_many`, `hits_many_into`, `hits_many` and `for_each_hit_many` against the
+// one-query methods
+// =================================================================================================
+
+/// The batched methods, on a pinned backend or on the container's own (detected) backend.
+trait Batched: Bv + Container {
+    fn pin(&self, backend: Backend) -> Pinned<'_, Self>;
+    fn own_count_hits_many<Q: Query<Self>>(&self, qs: &[Q]) -> Vec<u32>;
+    fn own_hits_many_into<Q: Query<Self>>(&self, qs: &[Q], out: &mut HitLists);
+    fn own_hits_many<Q: Query<Self>>(&self, qs: &[Q]) -> HitLists;
+    fn own_for_each_hit_many<Q: Query<Self>>(&self, qs: &[Q], f: impl FnMut(u32, u32));
+}
+
+macro_rules! impl_batched {
+    ($($c:ident),*) => {$(
+        impl Batched for $c {
+            fn pin(&self, backend: Backend) -> Pinned<'_, Self> {
+                self.with_backend(backend).expect("an available backend")
+            }
+            fn own_count_hits_many<Q: Query<Self>>(&self, qs: &[Q]) -> Vec<u32> {
+                self.count_hits_many(qs)
+            }
+            fn own_hits_many_into<Q: Query<Self>>(&self, qs: &[Q], out: &mut HitLists) {
+                self.hits_many_into(qs, out)
+            }
+            fn own_hits_many<Q: Query<Self>>(&self, qs: &[Q]) -> HitLists {
+                self.hits_many(qs)
+            }
+            fn own_for_each_hit_many<Q: Query<Self>>(&self, qs: &[Q], f: impl FnMut(u32, u32)) {
+                self.for_each_hit_many(qs, f)
+            }
+        }
+    )*};
+}
+
+impl_batched!(Aabbs, Spheres, UpTets, DownTets, Octahedra, Obbs);
+
+/// Queries whose floats can be overwritten (to make NaN and infinite queries inside a batch).
+trait Poison: Copy {
+    /// `self` with float `at` (modulo the float count) set to `v`.
+    fn poison(self, at: usize, v: f32) -> Self;
+    /// Number of floats.
+    fn floats_len(&self) -> usize;
+}
+
+macro_rules! impl_poison {
+    ($($t:ty),*) => {$(
+        impl Poison for $t {
+            fn poison(self, at: usize, v: f32) -> Self {
+                let mut f = self.floats();
+                let n = f.len();
+                f[at % n] = v;
+                <$t>::from_floats(&f)
+            }
+            fn floats_len(&self) -> usize {
+                self.floats().len()
+            }
+        }
+    )*};
+}
+
+impl_poison!(
+    [f32; 3], Aabb, Sphere, UpTet, DownTet, Octahedron, Obb, Frustum
+);
+
+impl<T: Poison> Poison for Conservative<T> {
+    fn poison(self, at: usize, v: f32) -> Self {
+        Conservative(self.0.poison(at, v))
+    }
+    fn floats_len(&self) -> usize {
+        self.0.floats_len()
+    }
+}
+
+impl Poison for Staged {
+    fn poison(self, at: usize, v: f32) -> Self {
+        Staged(self.0.poison(at, v), self.1)
+    }
+    fn floats_len(&self) -> usize {
+        self.0.floats_len()
+    }
+}
+
+/// The values a poisoned float takes.
+const POISON: [f32; 6] = [
+    f32::NAN,
+    -f32::NAN,
+    f32::from_bits(0x7f80_0001), // signalling NaN
+    f32::INFINITY,
+    f32::NEG_INFINITY,
+    f32::MAX,
+];
+
+/// Up to `max` queries read with `read`: fresh ones, copies of earlier ones, and ones with one
+/// or every float NaN or infinite (an empty batch too).
+fn read_batch<Q: Poison>(inp: &mut Input, max: usize, read: fn(&mut Input) -> Q) -> Vec<Q> {
+    let n = usize::from(inp.u8()) % (max + 1);
+    let mut qs: Vec<Q> = Vec::with_capacity(n);
+    for _ in 0..n {
+        let m = inp.u8();
+        let q = match m % 8 {
+            5 if !qs.is_empty() => qs[usize::from(m >> 3) % qs.len()],
+            6 => read(inp).poison(usize::from(m >> 3), POISON[usize::from(m >> 3) % 6]),
+            7 => {
+                let mut q = read(inp);
+                let v = POISON[usize::from(m >> 3) % 6];
+                for at in 0..q.floats_len() {
+                    q = q.poison(at, v);
+                }
+                q
+            }
+            _ => read(inp),
+        };
+        qs.push(q);
+    }
+    qs
+}
+
+/// What a batch must give on one backend: the one-query answers of each query.
+struct Expected {
+    counts: Vec<u32>,
+    offsets: Vec<u32>,
+    indices: Vec<u32>,
+    pairs: Vec<(u32, u32)>,
+}
+
+/// The one-query answers of `qs` on `p` (`count_hits` and `hits`, which must agree, with hits
+/// ascending and in range).
+fn expected<C: Batched, Q: Query<C> + Debug>(p: &Pinned<'_, C>, qs: &[Q], len: usize) -> Expected {
+    let mut e = Expected {
+        counts: Vec::new(),
+        offsets: vec![0],
+        indices: Vec::new(),
+        pairs: Vec::new(),
+    };
+    for (k, q) in qs.iter().enumerate() {
+        let hits: Vec<u32> = p.hits(q).collect();
+        let count = p.count_hits(q);
+        assert_eq!(count, hits.len(), "{q:?} on {}: count_hits", p.backend());
+        assert!(
+            hits.windows(2).all(|w| w[0] < w[1]) && hits.iter().all(|&i| (i as usize) < len),
+            "{q:?} on {}: hits not ascending or out of range: {hits:?}",
+            p.backend()
+        );
+        e.counts.push(count as u32);
+        e.pairs.extend(hits.iter().map(|&i| (k as u32, i)));
+        e.indices.extend_from_slice(&hits);
+        e.offsets.push(e.indices.len() as u32);
+    }
+    e
+}
+
+/// `lists` holds exactly the expected CSR lists.
+fn check_lists(lists: &HitLists, e: &Expected, what: &dyn Fn() -> String) {
+    assert_eq!(lists.offsets, e.offsets, "{}: offsets", what());
+    assert_eq!(lists.indices, e.indices, "{}: indices", what());
+    assert_eq!(lists.queries(), e.counts.len(), "{}: queries()", what());
+}
+
+/// One batch of queries of type `Q` against `c`: on every available backend, `count_hits_many`,
+/// `hits_many_into` (into `lists`, holding another batch's lists: the previous backend's, an
+/// earlier batch's, or garbage written into its public fields), `hits_many` and
+/// `for_each_hit_many` equal the one-query `count_hits` and `hits` of each query, bit for bit, and
+/// the one-query answers are the same on every backend; and the container's own batched methods
+/// equal those of its detected backend.
+fn batch<C: Batched, Q: Query<C> + Debug + Poison>(
+    c: &C,
+    inp: &mut Input,
+    lists: &mut HitLists,
+    max: usize,
+    read: fn(&mut Input) -> Q,
+) {
+    let stale = inp.u8();
+    let qs = read_batch(inp, max, read);
+    let len = c.length();
+    let backends = Backend::available();
+    if stale & 1 != 0 {
+        // Lists of another batch on this container: its queries reversed, one fewer.
+        let mut other: Vec<Q> = qs.iter().rev().copied().collect();
+        other.pop();
+        c.pin(backends[usize::from(stale >> 2) % backends.len()])
+            .hits_many_into(&other, lists);
+    }
+    if stale & 2 != 0 {
+        // Garbage in the public fields (the method overwrites whatever it finds there).
+        lists.offsets.extend([7, 3, u32::MAX]);
+        lists.indices.extend([u32::MAX, 5, 5]);
+    }
+    let scalar = expected(&c.pin(Backend::Scalar), &qs, len);
+    for &b in backends {
+        let p = c.pin(b);
+        let what = || format!("{} of {len} on {b}, batch {qs:?}", C::NAME);
+        let e = expected(&p, &qs, len);
+        assert_eq!(
+            e.indices,
+            scalar.indices,
+            "{}: hits differ from scalar",
+            what()
+        );
+        assert_eq!(
+            e.offsets,
+            scalar.offsets,
+            "{}: hits differ from scalar",
+            what()
+        );
+        assert_eq!(
+            p.count_hits_many(&qs),
+            e.counts,
+            "{}: count_hits_many",
+            what()
+        );
+        p.hits_many_into(&qs, lists);
+        check_lists(lists, &e, &|| format!("{}: hits_many_into", what()));
+        check_lists(&p.hits_many(&qs), &e, &|| format!("{}: hits_many", what()));
+        let mut pairs = Vec::new();
+        p.for_each_hit_many(&qs, |q, i| pairs.push((q, i)));
+        assert_eq!(pairs, e.pairs, "{}: for_each_hit_many", what());
+    }
+    // The container's own methods: the detected backend's.
+    let e = expected(&c.pin(Backend::detect()), &qs, len);
+    let what = || format!("{} of {len} (own methods), batch {qs:?}", C::NAME);
+    assert_eq!(
+        c.own_count_hits_many(&qs),
+        e.counts,
+        "{}: count_hits_many",
+        what()
+    );
+    c.own_hits_many_into(&qs, lists);
+    check_lists(lists, &e, &|| format!("{}: hits_many_into", what()));
+    check_lists(&c.own_hits_many(&qs), &e, &|| {
+        format!("{}: hits_many", what())
+    });
+    let mut pairs = Vec::new();
+    c.own_for_each_hit_many(&qs, |q, i| pairs.push((q, i)));
+    assert_eq!(pairs, e.pairs, "{}: for_each_hit_many", what());
+}
+
+fn staged(i: &mut Input) -> Staged {
+    let b = read_item::<Aabb>(i);
+    Staged(b, strategy(i))
+}
+
+/// A batch of one of the query types `aabbs` runs.
+fn aabbs_batch(c: &Aabbs, inp: &mut Input, lists: &mut HitLists, max: usize) {
+    let (i, l) = (&mut *inp, lists);
+    match i.u8() % 12 {
+        0 => batch(c, i, l, max, point),
+        1 => batch(c, i, l, max, read_item::<Aabb>),
+        2 => batch(c, i, l, max, staged),
+        3 => batch(c, i, l, max, read_item::<Sphere>),
+        4 => batch(c, i, l, max, read_item::<Obb>),
+        5 => batch(c, i, l, max, read_shape::<Frustum>),
+        6 => batch(c, i, l, max, |i| Conservative(point(i))),
+        7 => batch(c, i, l, max, |i| Conservative(read_item::<Aabb>(i))),
+        8 => batch(c, i, l, max, |i| Conservative(staged(i))),
+        9 => batch(c, i, l, max, |i| Conservative(read_item::<Sphere>(i))),
+        10 => batch(c, i, l, max, |i| Conservative(read_item::<Obb>(i))),
+        _ => batch(c, i, l, max, |i| Conservative(read_shape::<Frustum>(i))),
+    }
+}
+
+/// A batch of one of the query types `spheres` runs.
+fn spheres_batch(c: &Spheres, inp: &mut Input, lists: &mut HitLists, max: usize) {
+    let (i, l) = (&mut *inp, lists);
+    match i.u8() % 8 {
+        0 => batch(c, i, l, max, point),
+        1 => batch(c, i, l, max, read_item::<Sphere>),
+        2 => batch(c, i, l, max, read_item::<Aabb>),
+        3 => batch(c, i, l, max, read_shape::<Frustum>),
+        4 => batch(c, i, l, max, |i| Conservative(point(i))),
+        5 => batch(c, i, l, max, |i| Conservative(read_item::<Sphere>(i))),
+        6 => batch(c, i, l, max, |i| Conservative(read_item::<Aabb>(i))),
+        _ => batch(c, i, l, max, |i| Conservative(read_shape::<Frustum>(i))),
+    }
+}
+
+/// A batch of one of the query types `up_tets` runs.
+fn up_tets_batch(c: &UpTets, inp: &mut Input, lists: &mut HitLists, max: usize) {
+    let (i, l) = (&mut *inp, lists);
+    match i.u8() % 4 {
+        0 => batch(c, i, l, max, point),
+        1 => batch(c, i, l, max, read_item::<DownTet>),
+        2 => batch(c, i, l, max, |i| Conservative(point(i))),
+        _ => batch(c, i, l, max, |i| Conservative(read_item::<DownTet>(i))),
+    }
+}
+
+/// A batch of one of the query types `down_tets` runs.
+fn down_tets_batch(c: &DownTets, inp: &mut Input, lists: &mut HitLists, max: usize) {
+    let (i, l) = (&mut *inp, lists);
+    match i.u8() % 4 {
+        0 => batch(c, i, l, max, point),
+        1 => batch(c, i, l, max, read_item::<UpTet>),
+        2 => batch(c, i, l, max, |i| Conservative(point(i))),
+        _ => batch(c, i, l, max, |i| Conservative(read_item::<UpTet>(i))),
+    }
+}
+
+/// A batch of one of the query types `octahedra` runs.
+fn octahedra_batch(c: &Octahedra, inp: &mut Input, lists: &mut HitLists, max: usize) {
+    let (i, l) = (&mut *inp, lists);
+    match i.u8() % 8 {
+        0 => batch(c, i, l, max, point),
+        1 => batch(c, i, l, max, read_item::<DownTet>),
+        2 => batch(c, i, l, max, read_item::<UpTet>),
+        3 => batch(c, i, l, max, read_item::<Octahedron>),
+        4 => batch(c, i, l, max, |i| Conservative(point(i))),
+        5 => batch(c, i, l, max, |i| Conservative(read_item::<DownTet>(i))),
+        6 => batch(c, i, l, max, |i| Conservative(read_item::<UpTet>(i))),
+        _ => batch(c, i, l, max, |i| Conservative(read_item::<Octahedron>(i))),
+    }
+}
+
+/// A batch of one of the query types `obbs` runs.
+fn obbs_batch(c: &Obbs, inp: &mut Input, lists: &mut HitLists, max: usize) {
+    let (i, l) = (&mut *inp, lists);
+    match i.u8() % 6 {
+        0 => batch(c, i, l, max, point),
+        1 => batch(c, i, l, max, read_item::<Sphere>),
+        2 => batch(c, i, l, max, read_item::<Obb>),
+        3 => batch(c, i, l, max, |i| Conservative(point(i))),
+        4 => batch(c, i, l, max, |i| Conservative(read_item::<Sphere>(i))),
+        _ => batch(c, i, l, max, |i| Conservative(read_item::<Obb>(i))),
+    }
+}
