@@ -128,6 +128,11 @@ fn chunk_bits<V: Lanes, K: Kernel>(kernel: &K, chunk: usize) -> u32 {
     }
 }
 
+/// The chunk loop runs in stretches of this many chunks, for no reason but a measured one: as
+/// one flat loop, the scalar tier's tetrahedron count (`limit`, 4,096 up tetrahedra) took 1.2x
+/// the time (LLVM compiled the flat loop differently); the wide tiers measured the same either way.
+const STRETCH_CHUNKS: usize = 64;
+
 /// The one loop every query runs: all full chunks, then the last chunk with its padding lanes
 /// masked off. The sink sees one 16-bit mask per chunk, in order.
 #[inline(always)]
@@ -155,11 +160,14 @@ pub(crate) fn drive<V: Lanes, K: Kernel, S: Sink>(kernel: &K, mut sink: S) -> S 
         }
     }
     while chunk < full {
-        let bits = chunk_bits::<V, K>(kernel, chunk);
-        if sink.push::<V>((chunk * Chunk::LANES) as u32, bits) {
-            return sink;
+        let end = full.min(chunk + STRETCH_CHUNKS);
+        while chunk < end {
+            let bits = chunk_bits::<V, K>(kernel, chunk);
+            if sink.push::<V>((chunk * Chunk::LANES) as u32, bits) {
+                return sink;
+            }
+            chunk += 1;
         }
-        chunk += 1;
     }
     let rest = len - full * Chunk::LANES;
     if rest > 0 {
