@@ -16,6 +16,11 @@
 //! Spheres and octahedra share the sweep with their own exact tests ([`Sweepable`]). See
 //! `docs/algorithms.md`, "Broadphase".
 //!
+//! A bipartite call whose smaller set has at most 128 elements skips the sort: the small set runs
+//! as one batch of queries over the large one (the same exact test, so the same pairs; see
+//! `count_hits_many` and `hits_many` on the containers), and the pairs are then sorted into the
+//! sweep's order below. One box against 100,000 took 0.24 ms this way against 2.2-2.6 ms swept.
+//!
 //! # Axis
 //! [`SweepAxis::Auto`] (the default) sweeps along x unless another axis is clearly better for the
 //! data: the one with the smallest ratio of mean extent to the spread of centres, if it beats x's
@@ -72,6 +77,9 @@ impl Sweepable for Octahedra {}
 
 mod sealed {
     use super::sorted::{self, AxisStats, SortedBoxes};
+    use crate::lanes::Backend;
+    use crate::query::{HitLists, Pinned, Query};
+    use crate::soa::Container;
 
     /// Seals [`Sweepable`](super::Sweepable): how a set is sorted for the sweep.
     pub trait Sealed {
@@ -81,6 +89,25 @@ mod sealed {
         fn stats(&self) -> AxisStats;
         /// Number of elements.
         fn count(&self) -> usize;
+        /// The hits of every element of `queries` as a query against `self` (the crate's exact
+        /// test of the pair, the sweep's own), one batch on `backend` over `threads` threads.
+        fn batch_hits(&self, queries: &Self, backend: Backend, threads: usize, out: &mut HitLists);
+        /// Column 0 of element `i`'s sweep row along `axis`: the min the sweep sorts by.
+        fn row_min(&self, i: usize, axis: usize) -> f32;
+    }
+
+    /// `batch_hits` of a container whose primitives are its own queries.
+    fn batch<C: Container>(
+        c: &C,
+        items: &[C::Primitive],
+        backend: Backend,
+        threads: usize,
+        out: &mut HitLists,
+    ) where
+        C::Primitive: Query<C>,
+    {
+        let pinned = Pinned::new(c, backend).expect("the sweep's backend was checked");
+        pinned.with_threads(threads).hits_many_into(items, out);
     }
 
     impl Sealed for crate::soa::Aabbs {
@@ -92,6 +119,14 @@ mod sealed {
         }
         fn count(&self) -> usize {
             self.len()
+        }
+        fn batch_hits(&self, queries: &Self, backend: Backend, threads: usize, out: &mut HitLists) {
+            let items: Vec<_> = queries.iter().collect();
+            batch(self, &items, backend, threads, out);
+        }
+        fn row_min(&self, i: usize, axis: usize) -> f32 {
+            // `box_rows`: column 0 is the box's min along the axis.
+            self.view().lane(axis, i)
         }
     }
 
@@ -105,6 +140,14 @@ mod sealed {
         fn count(&self) -> usize {
             self.len()
         }
+        fn batch_hits(&self, queries: &Self, backend: Backend, threads: usize, out: &mut HitLists) {
+            let items: Vec<_> = queries.iter().collect();
+            batch(self, &items, backend, threads, out);
+        }
+        fn row_min(&self, i: usize, axis: usize) -> f32 {
+            let view = self.view();
+            sorted::sphere_row([0, 1, 2, 3].map(|k| view.lane(k, i)), axis)[0]
+        }
     }
 
     impl Sealed for crate::soa::Octahedra {
@@ -116,6 +159,14 @@ mod sealed {
         }
         fn count(&self) -> usize {
             self.len()
+        }
+        fn batch_hits(&self, queries: &Self, backend: Backend, threads: usize, out: &mut HitLists) {
+            let items: Vec<_> = queries.iter().collect();
+            batch(self, &items, backend, threads, out);
+        }
+        fn row_min(&self, i: usize, axis: usize) -> f32 {
+            let view = self.view();
+            sorted::octahedron_row(core::array::from_fn(|k| view.lane(k, i)), axis)[0]
         }
     }
 }
@@ -377,6 +428,21 @@ impl Sweep {
         mut part: impl FnMut(Vec<(u32, u32)>),
     ) {
         let axis = self.axis_index(&[a, b]);
+        if a.count().min(b.count()) <= BATCH_MAX_SMALL {
+            part(self.bipartite_batch(a, b, axis));
+            return;
+        }
+        self.bipartite_sweep(a, b, axis, part);
+    }
+
+    /// The bipartite sweep proper along `axis`, task by task in order.
+    fn bipartite_sweep<C: Sweepable>(
+        &self,
+        a: &C,
+        b: &C,
+        axis: usize,
+        mut part: impl FnMut(Vec<(u32, u32)>),
+    ) {
         let (a, b) = (a.sorted(axis), b.sorted(axis));
         let tasks = self.tasks(a.len + b.len);
         let stretches = merged_splits(&a, &b, tasks);
@@ -395,6 +461,55 @@ impl Sweep {
         for p in parts {
             part(p);
         }
+    }
+}
+
+/// A bipartite call whose smaller set has at most this many elements runs as one batch of them
+/// as queries over the larger set, in place of sorting both. Measured (`bipartite_pairs`, one
+/// thread, k boxes against 100,000 boxes of sides up to 2 in a 100^3 world, AVX-512, the sweep of
+/// 269dbbf against this, alternating runs): k = 1 2.2-2.6 -> 0.24 ms, 16 2.2-2.5 -> 0.43 ms, 64
+/// 2.2-2.6 -> 1.03-1.08 ms; at 256 the sweep's 2.4-2.9 ms beats the batch's 3.5 ms (the sweep sorts
+/// the large set every call, about 2.2 ms of it; the batch costs a pass over it per query).
+const BATCH_MAX_SMALL: usize = 128;
+
+impl Sweep {
+    /// The pairs of a bipartite call with a small side ([`BATCH_MAX_SMALL`]): the smaller set's
+    /// elements as one batch of queries over the larger (the same exact test as the sweep's, so
+    /// the same pairs; `batch_hits`), then sorted into the sweep's order: by the pair's first
+    /// element, then its second, each keyed by (its sweep row's min along `axis` with `-0.0 ==
+    /// 0.0`, `b` before `a`, index), the order of the sweep's merge.
+    fn bipartite_batch<C: Sweepable>(&self, a: &C, b: &C, axis: usize) -> Vec<(u32, u32)> {
+        let a_small = a.count() <= b.count();
+        let (small, large) = if a_small { (a, b) } else { (b, a) };
+        let mut lists = crate::query::HitLists::default();
+        large.batch_hits(small, self.backend, self.threads, &mut lists);
+        type Key = (u32, u8, u32);
+        let key = |set: &C, side: u8, i: u32| -> Key {
+            (sorted::order_key(set.row_min(i as usize, axis)), side, i)
+        };
+        let mut pairs: Vec<(Key, Key)> = Vec::with_capacity(lists.indices.len());
+        for q in 0..lists.queries() {
+            for &p in lists.query(q) {
+                let (i, j) = if a_small {
+                    (q as u32, p)
+                } else {
+                    (p, q as u32)
+                };
+                let (ka, kb) = (key(a, 1, i), key(b, 0, j));
+                pairs.push(if ka < kb { (ka, kb) } else { (kb, ka) });
+            }
+        }
+        pairs.sort_unstable();
+        pairs
+            .into_iter()
+            .map(|(first, second)| {
+                if first.1 == 1 {
+                    (first.2, second.2)
+                } else {
+                    (second.2, first.2)
+                }
+            })
+            .collect()
     }
 }
 
@@ -629,6 +744,122 @@ mod octahedron_tests {
                     }
                 }
             }
+        }
+    }
+}
+
+/// A bipartite call with a small side runs as a batch (`bipartite_batch`): the same pairs in the
+/// same order as the sweep, on every axis, backend and thread count, with ties in the mins
+/// (integer coordinates, copies, `-0.0` against `0.0`) and either side the small one.
+#[cfg(test)]
+mod bipartite_batch_tests {
+    use super::*;
+    use crate::primitive::{Aabb, Octahedron, Sphere};
+
+    fn same_as_sweep<C: Sweepable>(small: &C, large: &C, what: &str) {
+        for axis in 0..3 {
+            for &bk in Backend::available() {
+                for threads in [1, 2] {
+                    let s = Sweep::new().with_backend(bk).unwrap().with_threads(threads);
+                    for (a, b, side) in [(small, large, "a small"), (large, small, "b small")] {
+                        let mut want = Vec::new();
+                        s.bipartite_sweep(a, b, axis, |p| want.extend(p));
+                        let got = s.bipartite_batch(a, b, axis);
+                        assert_eq!(got, want, "{what}, {side}: axis {axis} {bk:?} {threads}");
+                    }
+                }
+            }
+        }
+    }
+
+    struct Rng(u32);
+    impl Rng {
+        fn next(&mut self) -> u32 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 17;
+            self.0 ^= self.0 << 5;
+            self.0
+        }
+        /// A small integer coordinate, sometimes `-0.0`.
+        fn coord(&mut self) -> f32 {
+            match self.next() % 16 {
+                0 => -0.0,
+                _ => (self.next() % 9) as f32 - 4.0,
+            }
+        }
+    }
+
+    fn boxes(rng: &mut Rng, n: usize) -> Aabbs {
+        let mut v: Vec<Aabb> = Vec::new();
+        for _ in 0..n {
+            if !v.is_empty() && rng.next().is_multiple_of(5) {
+                v.push(v[rng.next() as usize % v.len()]);
+                continue;
+            }
+            let lo = [0; 3].map(|_| rng.coord());
+            let hi = lo.map(|x| {
+                if rng.next().is_multiple_of(4) {
+                    x
+                } else {
+                    x + (rng.next() % 3) as f32
+                }
+            });
+            v.push(Aabb::new(lo, hi));
+        }
+        Aabbs::from_slice(&v).unwrap()
+    }
+
+    fn spheres(rng: &mut Rng, n: usize) -> Spheres {
+        let v: Vec<Sphere> = (0..n)
+            .map(|_| Sphere::new([0; 3].map(|_| rng.coord()), (rng.next() % 3) as f32))
+            .collect();
+        Spheres::from_slice(&v).unwrap()
+    }
+
+    fn octahedra(rng: &mut Rng, n: usize) -> Octahedra {
+        let v: Vec<Octahedron> = (0..n)
+            .map(|_| {
+                let pts: Vec<[f32; 3]> = (0..1 + rng.next() % 3)
+                    .map(|_| [0; 3].map(|_| rng.coord()))
+                    .collect();
+                Octahedron::from_points(pts).unwrap()
+            })
+            .collect();
+        Octahedra::from_slice(&v).unwrap()
+    }
+
+    #[test]
+    #[cfg_attr(miri, ignore = "the sweep's radix sort takes minutes under Miri")]
+    fn batched_bipartite_pairs_come_in_sweep_order() {
+        let mut rng = Rng(0x5eed_b1b1);
+        for small in [0, 1, 5, 17, BATCH_MAX_SMALL] {
+            let large = 300;
+            let (a, b) = (boxes(&mut rng, small), boxes(&mut rng, large));
+            same_as_sweep(&a, &b, &format!("boxes {small} x {large}"));
+            let (a, b) = (spheres(&mut rng, small), spheres(&mut rng, large));
+            same_as_sweep(&a, &b, &format!("spheres {small} x {large}"));
+            let (a, b) = (octahedra(&mut rng, small), octahedra(&mut rng, large));
+            same_as_sweep(&a, &b, &format!("octahedra {small} x {large}"));
+        }
+    }
+
+    /// The public calls take the batch only up to the threshold, and answer as the sweep either
+    /// side of it.
+    #[test]
+    #[cfg_attr(miri, ignore = "the sweep's radix sort takes minutes under Miri")]
+    fn bipartite_pairs_either_side_of_the_threshold() {
+        let mut rng = Rng(0x7e57_0001);
+        let large = boxes(&mut rng, 500);
+        for n in [BATCH_MAX_SMALL, BATCH_MAX_SMALL + 1] {
+            let small = boxes(&mut rng, n);
+            let s = Sweep::new().with_threads(1);
+            let axis = s.axis_index(&[&small, &large]);
+            let mut want = Vec::new();
+            s.bipartite_sweep(&small, &large, axis, |p| want.extend(p));
+            assert_eq!(s.bipartite_pairs(&small, &large), want, "{n}");
+            let mut each = Vec::new();
+            s.for_each_bipartite_pair(&small, &large, |i, j| each.push((i, j)));
+            assert_eq!(each, want, "{n}");
         }
     }
 }
