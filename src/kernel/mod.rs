@@ -128,9 +128,12 @@ fn chunk_bits<V: Lanes, K: Kernel>(kernel: &K, chunk: usize) -> u32 {
     }
 }
 
-/// The chunk loop runs in stretches of this many chunks, for no reason but a measured one: as
-/// one flat loop, the scalar tier's tetrahedron count (`limit`, 4,096 up tetrahedra) took 1.2x
-/// the time (LLVM compiled the flat loop differently); the wide tiers measured the same either way.
+/// The chunk loop runs in stretches of this many chunks, but on the 8-lane tier as one flat loop,
+/// for no reason but measured ones (LLVM lays the two shapes out differently, and this machine's
+/// cache-resident and branchy rows move with the layout): flat, the scalar tier's tetrahedron
+/// count (`limit`, 4,096) took 1.2x the time and AVX-512's sphere against 1M oriented boxes 1.13x;
+/// in stretches, the AVX2 tier's batched exact octahedron count (`aabo`) took 1.2x. Measured
+/// against 269dbbf on 2026-11-26 (AMD Zen 5); re-measure before changing the loop.
 const STRETCH_CHUNKS: usize = 64;
 
 /// The one loop every query runs: all full chunks, then the last chunk with its padding lanes
@@ -159,9 +162,19 @@ pub(crate) fn drive<V: Lanes, K: Kernel, S: Sink>(kernel: &K, mut sink: S) -> S 
             chunk += 4;
         }
     }
-    while chunk < full {
-        let end = full.min(chunk + STRETCH_CHUNKS);
-        while chunk < end {
+    if V::N != 8 {
+        while chunk < full {
+            let end = full.min(chunk + STRETCH_CHUNKS);
+            while chunk < end {
+                let bits = chunk_bits::<V, K>(kernel, chunk);
+                if sink.push::<V>((chunk * Chunk::LANES) as u32, bits) {
+                    return sink;
+                }
+                chunk += 1;
+            }
+        }
+    } else {
+        while chunk < full {
             let bits = chunk_bits::<V, K>(kernel, chunk);
             if sink.push::<V>((chunk * Chunk::LANES) as u32, bits) {
                 return sink;
