@@ -17,8 +17,8 @@ use crate::common::box_scenes::{
 use crate::common::sort_and_sweep::{BruteForce, sort_and_sweep};
 use crate::report::{Cell, Table, Target, sig3, sig3_vs};
 use crate::sampler::{Variant, find, measure, ratio};
-use bvlanes::Backend;
 use bvlanes::broadphase::Sweep;
+use bvlanes::{Aabb, Aabbs, Backend};
 use std::cell::RefCell;
 use std::hint::black_box;
 
@@ -109,7 +109,90 @@ pub fn run(ctx: &Ctx<'_>, targets: &mut Vec<Target>) -> Vec<Table> {
          for the scalar sweep); `--n` sets one size for every scene"
             .to_owned(),
     );
-    vec![t]
+    let bip_n = ctx.n.unwrap_or(TERDIMAN_SIZES[1]);
+    ctx.progress.note(&format!(
+        "broadphase: bipartite, k against {bip_n} uniform boxes"
+    ));
+    vec![t, bipartite_table(ctx, &uniform(bip_n))]
+}
+
+/// The small-side counts of the bipartite table: the batch up to 128 (the library's threshold),
+/// the sweep from 129.
+const BIPARTITE_SMALL: [usize; 7] = [1, 4, 16, 64, 128, 129, 256];
+
+/// Bipartite calls with a small side (issue 20): `k` boxes of the same scene against all of it,
+/// `Sweep::bipartite_pairs`, 1 thread, the detected backend. The library answers `k <= 128` with
+/// one batch of the small side over the large one and sweeps above, so the rows at 128 and 129
+/// (about the same work) show the two methods side by side in one run.
+fn bipartite_table(ctx: &Ctx<'_>, large: &BoxScene) -> Table {
+    let backend = Backend::detect();
+    let sweep = Sweep::new().with_threads(1);
+    let smalls: Vec<Aabbs> = BIPARTITE_SMALL
+        .iter()
+        .map(|&k| {
+            // Every (n / k)-th box of the scene: spread over it, each overlapping itself at least.
+            let step = (large.len() / k).max(1);
+            let list: Vec<Aabb> = large.list.iter().step_by(step).take(k).copied().collect();
+            Aabbs::from_slice(&list).expect("the scene's boxes")
+        })
+        .collect();
+    // Check: the pairs, as a set, are each small box's own query hits.
+    let mut agree = true;
+    let mut pairs = Vec::new();
+    for small in &smalls {
+        let got = sorted(sweep.bipartite_pairs(small, &large.boxes));
+        let mut want: Vec<(u32, u32)> = Vec::new();
+        for (i, b) in small.iter().enumerate() {
+            want.extend(large.boxes.hits(&b).map(|j| (i as u32, j)));
+        }
+        agree &= got == sorted(want);
+        pairs.push(got.len() as u64);
+    }
+    let mut vs = Vec::new();
+    for (small, &k) in smalls.iter().zip(&BIPARTITE_SMALL) {
+        let (sweep, large) = (&sweep, &large.boxes);
+        vs.push(Variant::new(format!("k {k}"), 1, move |_| {
+            sweep
+                .bipartite_pairs(black_box(small), black_box(large))
+                .len() as u64
+        }));
+    }
+    let rounds = ctx.rounds;
+    measure(&mut vs, rounds, ctx.slice);
+    let mut t = Table::new(
+        "broadphase_bipartite",
+        format!(
+            "Bipartite with a small side: k boxes against {} boxes",
+            large.len()
+        ),
+        &["k", "pairs", "method", "ms", "ms per small box"],
+    );
+    t.notes.push(format!(
+        "{} scene of {} boxes (`benches/common/box_scenes.rs`); the small side = every (n / k)-th box \
+         of it; `Sweep::new().with_threads(1).bipartite_pairs(small, all)` on {backend}; the library runs \
+         k <= 128 as one batch of the small boxes over the large set (`hits_many`) with the pairs sorted \
+         into the sweep's order, and sweeps above (sorting both sets each call); {rounds} rounds, \
+         interleaved, medians",
+        large.name,
+        large.len()
+    ));
+    t.notes.push(if agree {
+        "checked: every row's pairs equal each small box's own `hits` over the large set".to_owned()
+    } else {
+        eprintln!("MISMATCH in broadphase_bipartite: a row's pairs differ from the one-query hits");
+        "**MISMATCH**: a row's pairs differ from the one-query hits".to_owned()
+    });
+    for ((&k, v), &p) in BIPARTITE_SMALL.iter().zip(&vs).zip(&pairs) {
+        let ms = v.median() * 1e3;
+        t.push(vec![
+            Cell::count(k as u64),
+            Cell::count(p),
+            Cell::text(if k <= 128 { "one batch" } else { "sweep" }),
+            Cell::num(ms, sig3(ms)),
+            Cell::num(ms / k as f64, sig3(ms / k as f64)),
+        ]);
+    }
+    t
 }
 
 /// Times one scene's rows, checks their pairs, adds rows and notes to `t`.

@@ -24,7 +24,9 @@
 //! * `broadphase`: every overlapping pair among N boxes (`bvlanes::broadphase`) on Terdiman's
 //!   distribution (10,000 and 100,000 boxes), 100,000 uniform boxes and a clustered scene of
 //!   touching unit boxes, against a plain scalar sort-and-sweep and a SIMD brute force
-//!   (`benches/common/box_scenes.rs`, `benches/common/sort_and_sweep.rs`).
+//!   (`benches/common/box_scenes.rs`, `benches/common/sort_and_sweep.rs`); and, as
+//!   `broadphase_bipartite`, 1 to 256 of the uniform scene's boxes against all of it (the batch
+//!   up to 128, the sweep above).
 //!
 //! Method: every variant of a table is sampled once per round, rounds are interleaved and
 //! repeated; figures are medians, ratios are medians of per-round ratios (the machine is shared).

@@ -379,6 +379,21 @@ fn broadphase_table_matches_the_brute_force() {
             assert!(num(&x[3]) > 0.0 && num(&x[6]) > 0.0, "{x:?}");
         }
     }
+    // The bipartite table: k = 1 .. 256 small boxes against the scene, the batch up to 128.
+    let bip = &t["broadphase_bipartite"];
+    assert_eq!(bip[0], ["k", "pairs", "method", "ms", "ms per small box"]);
+    assert_eq!(bip.len() - 1, 7, "{bip:?}");
+    for r in &bip[1..] {
+        let k = num(&r[0]);
+        // Every small box is one of the large set's, so it overlaps at least itself.
+        assert!(num(&r[1]) >= k, "{r:?}");
+        assert_eq!(
+            r[2],
+            if k <= 128.0 { "one batch" } else { "sweep" },
+            "{r:?}"
+        );
+        assert!(num(&r[3]) > 0.0, "{r:?}");
+    }
 }
 
 #[test]
