@@ -487,16 +487,15 @@ impl Sweep {
         let key = |set: &C, side: u8, i: u32| -> Key {
             (sorted::order_key(set.row_min(i as usize, axis)), side, i)
         };
+        // `a`'s elements sort after `b`'s on equal mins.
+        let (small_side, large_side) = if a_small { (1, 0) } else { (0, 1) };
         let mut pairs: Vec<(Key, Key)> = Vec::with_capacity(lists.indices.len());
         for q in 0..lists.queries() {
+            // The query's key once, not once per hit.
+            let kq = key(small, small_side, q as u32);
             for &p in lists.query(q) {
-                let (i, j) = if a_small {
-                    (q as u32, p)
-                } else {
-                    (p, q as u32)
-                };
-                let (ka, kb) = (key(a, 1, i), key(b, 0, j));
-                pairs.push(if ka < kb { (ka, kb) } else { (kb, ka) });
+                let kp = key(large, large_side, p);
+                pairs.push(if kq < kp { (kq, kp) } else { (kp, kq) });
             }
         }
         pairs.sort_unstable();
