@@ -1,8 +1,9 @@
 //! `bvlanes::broadphase` (sort-and-sweep pair finding) against the brute force it is defined by:
 //! every pair of boxes tested with the closed-overlap predicate in plain f32 comparisons.
 //!
-//! For every scene, on every available backend and thread counts 1, 2, 3 and 8 (and the default
-//! `Sweep::new()` and the free functions): the pairs, as a set, are the brute force's (so no pair
+//! For every scene, on every available backend and thread counts 1, 2, 3 and 8, with no partition
+//! and with fixed grids across the other two axes (and the default `Sweep::new()` and the free
+//! functions): the pairs, as a set, are the brute force's (so no pair
 //! is missed, invented or reported twice); `complete_pairs` reports `(i, j)` with `i < j`; the
 //! `Vec` is identical for every backend and thread count; the callback forms yield the same
 //! sequence as the `Vec` forms. Scenes: Terdiman's distribution scaled down, uniform float boxes,
@@ -14,7 +15,7 @@ mod common;
 #[path = "common/sweep_order.rs"]
 mod sweep_order;
 
-use bvlanes::broadphase::{self, Sweep, SweepAxis};
+use bvlanes::broadphase::{self, Partition, Sweep, SweepAxis};
 use bvlanes::{Aabb, Aabbs, Backend, BvError};
 use common::TestRng;
 use sweep_order::assert_sweep_order;
@@ -99,6 +100,25 @@ fn sweeps() -> Vec<(String, Sweep)> {
                 .unwrap_or_else(|e| panic!("Sweep::with_backend({b}) on an available backend: {e}"))
                 .with_threads(t);
             out.push((format!("{b}, {t} threads"), s));
+        }
+    }
+    // The partition across the other two axes: none, and fixed grids (coarse, uneven, the
+    // finest), on every backend, one thread and three (the automatic choice partitions only
+    // scenes of 512 boxes or more).
+    for &b in Backend::available() {
+        for (t, p) in [
+            (1, Partition::None),
+            (1, Partition::Grid([2, 3])),
+            (1, Partition::Grid([7, 7])),
+            (3, Partition::Grid([5, 1])),
+            (1, Partition::Grid([64, 64])),
+        ] {
+            let s = Sweep::new()
+                .with_backend(b)
+                .unwrap_or_else(|e| panic!("Sweep::with_backend({b}) on an available backend: {e}"))
+                .with_threads(t)
+                .with_partition(p);
+            out.push((format!("{b}, {t} threads, {p:?}"), s));
         }
     }
     out.push(("Sweep::new()".to_string(), Sweep::new()));

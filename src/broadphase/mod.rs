@@ -21,6 +21,19 @@
 //! `count_hits_many` and `hits_many` on the containers), and the pairs are then sorted into the
 //! sweep's order below. One box against 100,000 took 0.24 ms this way against 2.2-2.6 ms swept.
 //!
+//! # Partition
+//! A complete sweep along x tests every later box whose x interval meets the box's, about 3,000
+//! candidates per box for 0.4 % hits on Terdiman's 100,000 boxes. [`Partition::Auto`] (the
+//! default) first lists the boxes in a grid of cells over the other two axes (each box in every
+//! cell its extent meets; cells about eight mean extents wide, from 512 boxes on) and sweeps each
+//! box through its own cells only: 4 x 4 cells cut the candidates 11x there for 1.2 listings per
+//! box. A pair listed together in several cells is reported from one: the cell holding the min
+//! corner of the two boxes' overlap across those axes. The pairs and their order are exactly
+//! those of the unpartitioned sweep ([`Partition::None`]): the boxes are still taken in global
+//! sweep order, and a box's hits from several cells are sorted by sweep position. Terdiman's
+//! 100,000 boxes, one thread, AVX-512: 93 ms unpartitioned (the sweep before this partition)
+//! against 18-20 ms.
+//!
 //! # Axis
 //! [`SweepAxis::Auto`] (the default) sweeps along x unless another axis is clearly better for the
 //! data: the one with the smallest ratio of mean extent to the spread of centres, if it beats x's
@@ -50,6 +63,7 @@
 //! # Ok::<(), bvlanes::BvError>(())
 //! ```
 
+mod grid;
 mod persistent;
 mod sorted;
 mod sweep;
@@ -61,6 +75,7 @@ use crate::lanes::Backend;
 use crate::lanes::dispatch;
 use crate::soa::{Aabbs, Octahedra, Spheres};
 use crate::tasks::{default_threads, run_tasks};
+use grid::{Cells, CompleteCells};
 use sorted::SortedBoxes;
 use sweep::{Bipartite, Complete, merged_splits};
 
@@ -230,12 +245,29 @@ fn choose_axis(stats: &sorted::AxisStats, n: usize) -> usize {
     }
 }
 
+/// How a complete sweep partitions the plane of the two axes other than the sweep axis (see the
+/// [module docs](self), "Partition"). The pairs and their order do not depend on it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Partition {
+    /// Chosen per call from the data (the default): a grid of cells about four mean extents of
+    /// the elements wide over the middle of the centres' spread, at most 64 per axis and at least
+    /// 256 elements per cell on average (one cell below 512 elements).
+    #[default]
+    Auto,
+    /// No partition: one sweep over every element.
+    None,
+    /// A grid of `[a, b]` cells (each clamped to `1..=64`) along the two other axes in order
+    /// (sweeping x: y then z), over the middle of the centres' spread as [`Partition::Auto`].
+    Grid([u16; 2]),
+}
+
 /// A sweep configuration: the backend its inner loops run on and the number of threads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Sweep {
     backend: Backend,
     threads: usize,
     axis: SweepAxis,
+    partition: Partition,
 }
 
 impl Default for Sweep {
@@ -259,6 +291,7 @@ impl Sweep {
             backend: Backend::detect(),
             threads: default_threads(),
             axis: SweepAxis::Auto,
+            partition: Partition::Auto,
         }
     }
 
@@ -290,6 +323,19 @@ impl Sweep {
     #[must_use]
     pub fn with_axis(self, axis: SweepAxis) -> Sweep {
         Sweep { axis, ..self }
+    }
+
+    /// The same sweep with the complete sweep's partition `partition` ([`Partition::Auto`] by
+    /// default). The pairs and their order do not change.
+    #[must_use]
+    pub fn with_partition(self, partition: Partition) -> Sweep {
+        Sweep { partition, ..self }
+    }
+
+    /// The partition the complete sweep uses.
+    #[must_use]
+    pub fn partition(&self) -> Partition {
+        self.partition
     }
 
     /// The axis this sweep uses for `set` (for [`SweepAxis::Auto`], the one chosen from the data;
@@ -342,17 +388,13 @@ impl Sweep {
     /// lists them (same pairs, same order).
     pub fn for_each_complete_pair<C: Sweepable>(&self, boxes: &C, mut f: impl FnMut(u32, u32)) {
         let set = boxes.sorted(self.axis_index(&[boxes]));
+        let cells = self.cells(&set);
         let tasks = self.tasks(set.len);
         if tasks == 1 {
-            let mut batch = Complete {
-                set: &set,
-                range: 0..set.len,
-                pair: &mut f,
-            };
-            dispatch(self.backend, &mut batch);
+            self.sweep_range(&set, cells.as_ref(), 0..set.len, &mut f);
             return;
         }
-        for part in self.complete_tasks(&set, tasks) {
+        for part in self.complete_tasks(&set, cells.as_ref(), tasks) {
             for (i, j) in part {
                 f(i, j);
             }
@@ -392,30 +434,68 @@ impl Sweep {
     /// The complete sweep's pairs, task by task in order.
     fn complete_parts<C: Sweepable>(&self, boxes: &C, mut part: impl FnMut(Vec<(u32, u32)>)) {
         let set = boxes.sorted(self.axis_index(&[boxes]));
+        let cells = self.cells(&set);
         let tasks = self.tasks(set.len);
-        for p in self.complete_tasks(&set, tasks) {
+        for p in self.complete_tasks(&set, cells.as_ref(), tasks) {
             part(p);
         }
     }
 
     /// The complete sweep of prepared sorted boxes, tasks joined.
     fn sweep_sorted(&self, set: &SortedBoxes) -> Vec<(u32, u32)> {
-        self.complete_tasks(set, self.tasks(set.len)).concat()
+        let cells = self.cells(set);
+        self.complete_tasks(set, cells.as_ref(), self.tasks(set.len))
+            .concat()
+    }
+
+    /// `set` listed by the cells of this sweep's partition (`None`: one cell).
+    fn cells(&self, set: &SortedBoxes) -> Option<Cells> {
+        let dims = match self.partition {
+            Partition::None => return None,
+            Partition::Auto => None,
+            Partition::Grid(d) => Some(d.map(usize::from)),
+        };
+        let extents: Vec<[f32; 4]> = (0..set.len).map(|s| set.side_extent(s)).collect();
+        let grid = grid::grid_for(&extents, dims);
+        (grid.dims() != [1, 1]).then(|| Cells::new(set, grid, &extents))
+    }
+
+    /// Calls `pair` for every pair whose first element lies at a sorted position in `range`, in
+    /// sweep order: the complete sweep of `set` (over `cells` when partitioned), one dispatch.
+    fn sweep_range(
+        &self,
+        set: &SortedBoxes,
+        cells: Option<&Cells>,
+        range: core::ops::Range<usize>,
+        pair: impl FnMut(u32, u32),
+    ) {
+        match cells {
+            None => dispatch(self.backend, &mut Complete { set, range, pair }),
+            Some(cells) => dispatch(
+                self.backend,
+                &mut CompleteCells {
+                    set,
+                    cells,
+                    range,
+                    pair,
+                },
+            ),
+        }
     }
 
     /// Sweeps `tasks` consecutive stretches of `set` (in parallel with `rayon`).
-    fn complete_tasks(&self, set: &SortedBoxes, tasks: usize) -> Vec<Vec<(u32, u32)>> {
+    fn complete_tasks(
+        &self,
+        set: &SortedBoxes,
+        cells: Option<&Cells>,
+        tasks: usize,
+    ) -> Vec<Vec<(u32, u32)>> {
         let ranges: Vec<_> = (0..tasks)
             .map(|t| set.len * t / tasks..set.len * (t + 1) / tasks)
             .collect();
         run_tasks(&ranges, |range| {
             let mut out = Vec::new();
-            let mut batch = Complete {
-                set,
-                range: range.clone(),
-                pair: |i, j| out.push((i, j)),
-            };
-            dispatch(self.backend, &mut batch);
+            self.sweep_range(set, cells, range.clone(), |i, j| out.push((i, j)));
             out
         })
     }

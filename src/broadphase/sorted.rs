@@ -46,19 +46,22 @@ pub struct SortedBoxes {
     pub(super) shape: Shape,
     /// `perm[s]` is the original index of the box at sorted position `s`.
     pub(super) perm: Vec<u32>,
-    /// [`ROW`] columns in sorted order (those past the shape's count empty), `len.div_ceil(16)`
-    /// chunks each; padding lanes hold `+inf` in min x (so no padding lane passes the sweep's x
-    /// test and every scan stops there) and 0 elsewhere.
+    /// [`ROW`] columns in sorted order (those past the shape's count empty),
+    /// `(len + 1).div_ceil(16)` chunks each (at least one padding lane); padding lanes hold NaN in
+    /// min x (so no padding lane passes the sweep's x test and every scan stops there) and 0
+    /// elsewhere.
     pub(super) cols: [Vec<Chunk>; ROW],
     /// Number of boxes.
     pub(super) len: usize,
+    /// The sweep axis (0, 1, 2: x, y, z) the rows were made for.
+    pub(super) axis: usize,
 }
 
 impl SortedBoxes {
     /// Sorts `boxes` by their min along `axis` (ties by index: the radix sort is stable) and
     /// copies them.
     pub(super) fn new(boxes: &Aabbs, axis: usize) -> SortedBoxes {
-        SortedBoxes::sort(Shape::Boxes, box_rows(boxes, axis))
+        SortedBoxes::sort(Shape::Boxes, box_rows(boxes, axis), axis)
     }
 
     /// Sorts spheres by the min along `axis` of their widened extent and copies them.
@@ -67,7 +70,7 @@ impl SortedBoxes {
         let rows = (0..spheres.len())
             .map(|i| sphere_row([0, 1, 2, 3].map(|k| view.lane(k, i)), axis))
             .collect();
-        SortedBoxes::sort(Shape::Spheres, rows)
+        SortedBoxes::sort(Shape::Spheres, rows, axis)
     }
 
     /// Sorts octahedra by the min along `axis` of their extent and copies them.
@@ -76,37 +79,66 @@ impl SortedBoxes {
         let rows = (0..octahedra.len())
             .map(|i| octahedron_row(core::array::from_fn(|k| view.lane(k, i)), axis))
             .collect();
-        SortedBoxes::sort(Shape::Octahedra, rows)
+        SortedBoxes::sort(Shape::Octahedra, rows, axis)
     }
 
     /// Sorts `rows` (column 0: min x) by min x and copies them.
-    fn sort(shape: Shape, rows: Vec<Row>) -> SortedBoxes {
+    fn sort(shape: Shape, rows: Vec<Row>, axis: usize) -> SortedBoxes {
         let keys: Vec<u32> = rows.iter().map(|r| order_key(r[MIN_X])).collect();
-        SortedBoxes::from_order(shape, &rows, radix_sort(&keys))
+        SortedBoxes::from_order(shape, axis, &rows, radix_sort(&keys))
     }
 
-    /// Copies `rows` in the order `perm` (a permutation of their indices, ascending by
-    /// (min x, index)).
-    pub(super) fn from_order(shape: Shape, rows: &[Row], perm: Vec<u32>) -> SortedBoxes {
-        let len = rows.len();
-        debug_assert_eq!(perm.len(), len);
-        let chunks = len.div_ceil(Chunk::LANES);
-        let cols: [Vec<Chunk>; ROW] = core::array::from_fn(|k| {
-            if k >= shape.columns() {
-                return Vec::new();
-            }
-            let pad = if k == MIN_X { f32::INFINITY } else { 0.0 };
-            let mut col = vec![Chunk([pad; Chunk::LANES]); chunks];
-            for (s, &i) in perm.iter().enumerate() {
-                col[s / Chunk::LANES].0[s % Chunk::LANES] = rows[i as usize][k];
-            }
-            col
-        });
+    /// Copies `rows` (made for sweep axis `axis`) in the order `perm` (a permutation of their
+    /// indices, ascending by (min x, index)).
+    pub(super) fn from_order(
+        shape: Shape,
+        axis: usize,
+        rows: &[Row],
+        perm: Vec<u32>,
+    ) -> SortedBoxes {
+        debug_assert_eq!(perm.len(), rows.len());
+        let cols = columns(shape, perm.len(), |k, s| rows[perm[s] as usize][k]);
         SortedBoxes {
             shape,
+            len: perm.len(),
             perm,
             cols,
-            len,
+            axis,
+        }
+    }
+
+    /// The boxes at sorted positions `positions` (ascending), in that order, as a set of their
+    /// own whose `perm` holds those positions (not the original indices).
+    pub(super) fn subset(&self, positions: Vec<u32>) -> SortedBoxes {
+        let cols = columns(self.shape, positions.len(), |k, s| {
+            self.get(k, positions[s] as usize)
+        });
+        SortedBoxes {
+            shape: self.shape,
+            len: positions.len(),
+            perm: positions,
+            cols,
+            axis: self.axis,
+        }
+    }
+
+    /// The extent of the element at sorted position `s` along the two axes other than the sweep
+    /// axis ([`others`]): `[min b, min c, max b, max c]`. Boxes: their own; spheres and
+    /// octahedra: the widened extents of their sweep rows along those axes ([`sphere_row`],
+    /// [`octahedron_row`]), which two elements that the exact test accepts always share.
+    pub(super) fn side_extent(&self, s: usize) -> [f32; 4] {
+        let r = self.row(s);
+        match self.shape {
+            Shape::Boxes => [r[1], r[2], r[4], r[5]],
+            Shape::Spheres => {
+                let [b, c] = others(self.axis).map(|a| sphere_row([r[1], r[2], r[4], r[5]], a));
+                [b[0], c[0], b[3], c[3]]
+            }
+            Shape::Octahedra => {
+                let t = [r[1], r[2], r[3], r[4], r[6], r[7], r[8], r[9]];
+                let [b, c] = others(self.axis).map(|a| octahedron_row(t, a));
+                [b[0], c[0], b[5], c[5]]
+            }
         }
     }
 
@@ -140,6 +172,26 @@ impl SortedBoxes {
         }
         row
     }
+}
+
+/// The columns of `len` elements whose column `k` at position `s` is `value(k, s)`, in SoA
+/// chunks, those past `shape`'s count empty, with at least one padding lane after the last
+/// element (`len + 1` lanes rounded up to whole chunks). Padding lanes hold NaN in min x, which
+/// fails the sweep's x test whatever the query (an infinite max x included), so every scan stops
+/// at the first padding lane without a bounds or padding check; 0 elsewhere.
+fn columns(shape: Shape, len: usize, value: impl Fn(usize, usize) -> f32) -> [Vec<Chunk>; ROW] {
+    let chunks = (len + 1).div_ceil(Chunk::LANES);
+    core::array::from_fn(|k| {
+        if k >= shape.columns() {
+            return Vec::new();
+        }
+        let pad = if k == MIN_X { f32::NAN } else { 0.0 };
+        let mut col = vec![Chunk([pad; Chunk::LANES]); chunks];
+        for s in 0..len {
+            col[s / Chunk::LANES].0[s % Chunk::LANES] = value(k, s);
+        }
+        col
+    })
 }
 
 /// The other two axes of `axis`, in order.

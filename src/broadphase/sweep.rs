@@ -10,6 +10,9 @@ use core::ops::Range;
 /// Room for hits in one [`scan_into`] call.
 const HITS: usize = 64;
 
+/// The hit buffer: [`HITS`] slots and the index writer's slack (it stores 16 slots at a time).
+type HitBuf = [u32; HITS + 16];
+
 /// Calls `hit(t)` for every box at sorted position `t >= from` of `set` that overlaps `q` (a
 /// row of `set`'s shape; boxes closed, spheres by the crate's exact test), ascending:
 /// [`scan_into`] a buffer at a time, so that the loop over blocks makes no call (a call would
@@ -21,7 +24,7 @@ pub(super) fn scan<V: Lanes, const SHAPE: u8>(
     from: usize,
     mut hit: impl FnMut(usize),
 ) {
-    let mut buf = [0u32; HITS];
+    let mut buf: HitBuf = [0; HITS + 16];
     let mut from = from;
     loop {
         let (n, resume) = scan_into::<V, SHAPE>(set, q, from, &mut buf);
@@ -39,42 +42,48 @@ pub(super) fn scan<V: Lanes, const SHAPE: u8>(
 /// ascending, and returns their count and, if `buf` filled up first, the position to resume
 /// from. The boxes from `from` on have min x at least `q`'s min x, so overlap is
 /// `min_x(t) <= q.max_x` and the y and z intervals meeting; as min x ascends, the first block
-/// holding a box past `q.max_x` is the last one read (padding lanes hold `+inf` there and stop
-/// the scan too).
+/// holding a box past `q.max_x` is the last one read. The loop has no bounds check: the padding
+/// lane after the last box (there is always one, holding NaN in min x) fails the x test and
+/// ends the scan, and passes no test itself. Lanes before `from` in the first block are masked
+/// off; they cannot end the scan early (their min x is at most `q`'s, which the caller's order
+/// guarantees: they come before `q` in the sweep or merge order).
 #[inline(always)]
 fn scan_into<V: Lanes, const SHAPE: u8>(
     set: &SortedBoxes,
     q: Row,
     from: usize,
-    buf: &mut [u32; HITS],
+    buf: &mut HitBuf,
 ) -> (usize, Option<usize>) {
     let per_chunk = Chunk::LANES / V::N;
-    let blocks = set.len.div_ceil(V::N);
     let all = all_lanes::<V>();
+    // Opaque to the optimiser, so that the splats and column pointers below are made here, per
+    // call, and live only through this call's loop (which makes no call): hoisted out of
+    // `scan`'s loop they lived across its hit callbacks, and the block loop reloaded every splat
+    // and pointer from the stack.
+    let (q, set) = core::hint::black_box((q, set));
     let max_x = V::splat(q[if SHAPE == OCTAHEDRA { 5 } else { 3 }]);
     let qs: [V; ROW] = splat_row(q);
-    let cols: [&[Chunk]; ROW] = core::array::from_fn(|k| &set.cols[k][..]);
+    // Every column cut to min x's length: one bounds check per block serves them all.
+    let chunks = set.cols[MIN_X].len();
+    let cols: [&[Chunk]; ROW] = core::array::from_fn(|k| {
+        let col = &set.cols[k][..];
+        if col.is_empty() { col } else { &col[..chunks] }
+    });
     let mut b = from / V::N;
     // Lanes before `from` in the first block are not candidates.
     let mut lanes = (all << (from % V::N)) & all;
     let mut n = 0;
-    while b < blocks {
+    loop {
         if n + V::N > HITS {
             return (n, Some(b * V::N + lanes.trailing_zeros() as usize));
-        }
-        // Nor are padding lanes (an infinite max x would let them pass the x test).
-        if (b + 1) * V::N > set.len {
-            lanes &= all >> ((b + 1) * V::N - set.len);
         }
         let (c, j) = (b / per_chunk, b % per_chunk);
         let x_in = V::load(&cols[MIN_X][c], j).le(max_x);
         let exact = exact_test::<V, SHAPE>(&qs, &cols, c, j);
-        let mut bits = V::bits(V::and(x_in, exact)) & lanes;
-        while bits != 0 {
-            buf[n] = (b * V::N) as u32 + bits.trailing_zeros();
-            n += 1;
-            bits &= bits - 1;
-        }
+        let bits = V::bits(V::and(x_in, exact)) & lanes;
+        // Branch-free: the writer stores a whole block's slots and counts the hits.
+        let slots: &mut [u32; 16] = (&mut buf[n..n + 16]).try_into().expect("16 slots");
+        n += V::write_indices(bits, (b * V::N) as u32, slots);
         if V::bits(x_in) != all {
             break;
         }
@@ -159,7 +168,7 @@ pub(super) fn window_scan<V: Lanes>(
     range: Range<usize>,
     mut hit: impl FnMut(usize),
 ) {
-    let mut buf = [0u32; HITS];
+    let mut buf: HitBuf = [0; HITS + 16];
     let mut from = range.start;
     while from < range.end {
         let (n, next) = window_into::<V>(set, q, from..range.end, &mut buf);
@@ -177,7 +186,7 @@ fn window_into<V: Lanes>(
     set: &SortedBoxes,
     q: Row,
     range: Range<usize>,
-    buf: &mut [u32; HITS],
+    buf: &mut HitBuf,
 ) -> (usize, usize) {
     let per_chunk = Chunk::LANES / V::N;
     let all = all_lanes::<V>();

@@ -98,6 +98,20 @@ pub trait Lanes: Copy {
     /// write past them, up to slot 16: `out.len() >= 16` is required (panics otherwise; the
     /// callers leave 20).
     fn write_chunk_indices(bits: u32, base: u32, out: &mut [MaybeUninit<u32>]) -> usize;
+    /// [`write_chunk_indices`](Self::write_chunk_indices) into initialised slots: writes
+    /// `base + i` for each set bit `i` of the 16-bit chunk mask `bits` (ascending) to the front
+    /// of `out` and returns how many; the slots after them, up to slot 16, hold unspecified
+    /// values afterwards.
+    #[inline(always)]
+    fn write_indices(bits: u32, base: u32, out: &mut [u32; 16]) -> usize {
+        let out: *mut [u32; 16] = out;
+        // SAFETY: `MaybeUninit<u32>` has the layout of `u32`, so the 16 slots of `out` are 16
+        // valid `MaybeUninit<u32>` slots for the borrow's duration, exclusively ours. The writer
+        // only stores initialised `u32` values into them (never an uninitialised one), so every
+        // slot still holds a valid `u32` when the borrow of `out` resumes.
+        let slots = unsafe { &mut *out.cast::<[MaybeUninit<u32>; 16]>() };
+        Self::write_chunk_indices(bits, base, slots)
+    }
     /// Number of set bits in a 16-bit chunk mask.
     #[inline(always)]
     fn count_chunk(bits: u32) -> usize {

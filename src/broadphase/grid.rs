@@ -1,0 +1,370 @@
+//! The partition across the two other axes: a grid of cells over the plane of the axes other than
+//! the sweep axis ("y" and "z" here, as "x" is the sweep axis in `sweep.rs`), each cell holding,
+//! in sweep order, every element whose y and z extents meet it. Elements that overlap share a
+//! cell (the one holding the min corner of their overlap), so a sweep inside each cell finds every
+//! pair, and it reads only the candidates of the cell instead of every element whose x interval
+//! meets the query's.
+//!
+//! # Each pair once
+//! An element spanning several cells is listed in each. The pair of elements `s` (earlier in
+//! sweep order) and `t` is reported from the cell holding the point
+//! `(max(min y_s, min y_t), max(min z_s, min z_t))`, the min corner of their overlap in the y/z
+//! plane: the point lies in both elements' extents (they overlap), and the cell of a point is a
+//! monotone function of each coordinate, so that cell is in both elements' cell ranges, and it is
+//! one cell. When `s` spans one cell only, the pair can be met nowhere else, and no check is made.
+//!
+//! # Order
+//! The sweep takes the elements in global sweep order and scans each of its cells from its own
+//! place there; a cell's list is in sweep order, so the hits of one cell come in sweep order, and
+//! the hits of an element spanning several cells are sorted by sweep position before they are
+//! reported. Pairs therefore come in exactly the one-axis sweep's order.
+
+use super::sorted::Shape;
+use super::sorted::SortedBoxes;
+use super::sweep::{BOXES, OCTAHEDRA, SPHERES, scan};
+use crate::lanes::{Lanes, WithLanes};
+use core::ops::Range;
+
+/// Most cells along one axis.
+pub(super) const MAX_CELLS_PER_AXIS: usize = 64;
+
+/// A grid over the y/z plane: `dims[k]` cells along axis `k` (0: y, 1: z), of width
+/// `1 / inv[k]` from `lo[k]`; coordinates below the first cell fall in it, those past the last in
+/// it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct Grid {
+    lo: [f32; 2],
+    inv: [f32; 2],
+    dims: [usize; 2],
+}
+
+impl Grid {
+    /// `dims` cells over `[lo, hi]` on each axis (one cell on an axis with `hi <= lo` or
+    /// non-finite bounds).
+    pub(super) fn new(lo: [f32; 2], hi: [f32; 2], dims: [usize; 2]) -> Grid {
+        let mut g = Grid {
+            lo: [0.0; 2],
+            inv: [0.0; 2],
+            dims: [1; 2],
+        };
+        for k in 0..2 {
+            let d = dims[k].clamp(1, MAX_CELLS_PER_AXIS);
+            let inv = (d as f64 / (f64::from(hi[k]) - f64::from(lo[k]))) as f32;
+            if d > 1 && lo[k].is_finite() && inv.is_finite() && inv > 0.0 {
+                g.lo[k] = lo[k];
+                g.inv[k] = inv;
+                g.dims[k] = d;
+            }
+        }
+        g
+    }
+
+    /// Number of cells along each axis.
+    pub(super) fn dims(&self) -> [usize; 2] {
+        self.dims
+    }
+
+    /// The cell along axis `k` of coordinate `v`: `floor((v - lo) * inv)`, clamped to the grid.
+    /// Monotone in `v` (both float operations round monotonically, `inv > 0`), which is what
+    /// the pair-once rule needs; any value, infinite included, has a cell.
+    #[inline(always)]
+    fn cell(&self, k: usize, v: f32) -> usize {
+        let t = (v - self.lo[k]) * self.inv[k];
+        // `as` saturates (and takes NaN, which finite `lo` and `v` do not make, to 0).
+        (t.max(0.0) as usize).min(self.dims[k] - 1)
+    }
+
+    /// The cell ranges `[y0, y1, z0, z1]` (inclusive) of extent `[min y, min z, max y, max z]`.
+    #[inline]
+    fn span(&self, e: [f32; 4]) -> [u16; 4] {
+        [
+            self.cell(0, e[0]) as u16,
+            self.cell(0, e[2]) as u16,
+            self.cell(1, e[1]) as u16,
+            self.cell(1, e[3]) as u16,
+        ]
+    }
+}
+
+/// The elements of a sorted set listed by the cells of a [`Grid`].
+pub(super) struct Cells {
+    grid: Grid,
+    /// Per cell (row-major, y first): its elements as a set of their own, in sweep order, whose
+    /// `perm` holds their positions in the whole set.
+    cells: Vec<SortedBoxes>,
+    /// Per sorted position: its cell ranges (see [`Grid::span`]).
+    spans: Vec<[u16; 4]>,
+    /// Per sorted position: its min along y and z (for the pair-once rule).
+    mins: Vec<[f32; 2]>,
+}
+
+impl Cells {
+    /// Lists `set` by the cells of `grid`; `extents[s]` is the side extent of sorted position
+    /// `s` (`SortedBoxes::side_extent`).
+    pub(super) fn new(set: &SortedBoxes, grid: Grid, extents: &[[f32; 4]]) -> Cells {
+        let [gy, gz] = grid.dims();
+        let mut lists: Vec<Vec<u32>> = vec![Vec::new(); gy * gz];
+        let mut spans = Vec::with_capacity(set.len);
+        let mut mins = Vec::with_capacity(set.len);
+        for (s, &e) in extents.iter().enumerate() {
+            let sp = grid.span(e);
+            for y in sp[0]..=sp[1] {
+                for z in sp[2]..=sp[3] {
+                    lists[usize::from(y) * gz + usize::from(z)].push(s as u32);
+                }
+            }
+            spans.push(sp);
+            mins.push([e[0], e[1]]);
+        }
+        Cells {
+            grid,
+            cells: lists.into_iter().map(|l| set.subset(l)).collect(),
+            spans,
+            mins,
+        }
+    }
+}
+
+/// The grid for a set with side extents `extents`: `dims` cells (`None`: the automatic choice)
+/// over the middle of the centres' spread along each axis (`mean -+ sqrt(3) sd`, the whole range
+/// of a uniform spread; elements beyond it fall in the outer cells). The automatic choice: cells
+/// about [`CELL_EXTENTS`] mean extents wide, at most [`MAX_CELLS_PER_AXIS`] per axis, and at
+/// least [`MIN_PER_CELL`] elements per cell on average.
+pub(super) fn grid_for(extents: &[[f32; 4]], dims: Option<[usize; 2]>) -> Grid {
+    let n = extents.len();
+    // Per axis: sum of extents, sum of centres, sum of squared centres.
+    let mut st = [[0.0f64; 3]; 2];
+    for e in extents {
+        for k in 0..2 {
+            let (lo, hi) = (f64::from(e[k]), f64::from(e[2 + k]));
+            let c = 0.5 * lo + 0.5 * hi;
+            st[k][0] += hi - lo;
+            st[k][1] += c;
+            st[k][2] += c * c;
+        }
+    }
+    let nf = n.max(1) as f64;
+    let mut lo = [0.0f32; 2];
+    let mut hi = [0.0f32; 2];
+    let mut auto = [1usize; 2];
+    for k in 0..2 {
+        let mean_extent = st[k][0] / nf;
+        let mean = st[k][1] / nf;
+        let sd = (st[k][2] / nf - mean * mean).max(0.0).sqrt();
+        let half = 3f64.sqrt() * sd;
+        if !(half > 0.0 && half.is_finite()) {
+            continue;
+        }
+        lo[k] = (mean - half) as f32;
+        hi[k] = (mean + half) as f32;
+        let want = 2.0 * half / (CELL_EXTENTS * mean_extent);
+        auto[k] = if want.is_finite() {
+            (want as usize).clamp(1, MAX_CELLS_PER_AXIS)
+        } else {
+            MAX_CELLS_PER_AXIS
+        };
+    }
+    let dims = dims.unwrap_or_else(|| {
+        // Not fewer than `MIN_PER_CELL` elements per cell: shrink the finer axis first.
+        while auto[0] * auto[1] > 1 && auto[0] * auto[1] * MIN_PER_CELL > n {
+            let k = if auto[0] >= auto[1] { 0 } else { 1 };
+            auto[k] = (auto[k] * 3 / 4).max(1);
+        }
+        auto
+    });
+    Grid::new(lo, hi, dims)
+}
+
+/// A cell's width in mean extents of the elements (see [`auto_grid`]).
+pub(super) const CELL_EXTENTS: f64 = 8.0;
+
+/// Fewest elements per cell on average (see [`auto_grid`]).
+pub(super) const MIN_PER_CELL: usize = 256;
+
+/// The complete sweep over the cells: every overlapping pair whose first element (in sorted
+/// order) lies at a sorted position in `range`, as `(smaller index, larger index)`, in sweep
+/// order (see the [module docs](self)).
+pub(super) struct CompleteCells<'a, F: FnMut(u32, u32)> {
+    pub(super) set: &'a SortedBoxes,
+    pub(super) cells: &'a Cells,
+    pub(super) range: Range<usize>,
+    pub(super) pair: F,
+}
+
+impl<F: FnMut(u32, u32)> WithLanes for &mut CompleteCells<'_, F> {
+    type Output = ();
+    #[inline(always)]
+    fn run<V: Lanes>(self) {
+        match self.set.shape {
+            Shape::Boxes => self.sweep::<V, BOXES>(),
+            Shape::Spheres => self.sweep::<V, SPHERES>(),
+            Shape::Octahedra => self.sweep::<V, OCTAHEDRA>(),
+        }
+    }
+}
+
+impl<F: FnMut(u32, u32)> CompleteCells<'_, F> {
+    #[inline(always)]
+    fn sweep<V: Lanes, const SHAPE: u8>(&mut self) {
+        let (set, cells) = (self.set, self.cells);
+        let gz = cells.grid.dims()[1];
+        let start = self.range.start as u32;
+        // Per cell: the place in it of the next element of `range` listed there.
+        let mut cursor: Vec<usize> = cells
+            .cells
+            .iter()
+            .map(|c| c.perm.partition_point(|&p| p < start))
+            .collect();
+        let pair = &mut self.pair;
+        let mut found: Vec<u32> = Vec::new();
+        for s in self.range.clone() {
+            let a = set.perm[s];
+            let q = set.row(s);
+            let sp = cells.spans[s];
+            let mut report = |g: u32| {
+                let b = set.perm[g as usize];
+                if a < b { pair(a, b) } else { pair(b, a) }
+            };
+            if sp[0] == sp[1] && sp[2] == sp[3] {
+                let ci = usize::from(sp[0]) * gz + usize::from(sp[2]);
+                let cell = &cells.cells[ci];
+                let at = cursor[ci];
+                cursor[ci] += 1;
+                scan::<V, SHAPE>(cell, q, at + 1, |t| report(cell.perm[t]));
+                continue;
+            }
+            found.clear();
+            let [my, mz] = cells.mins[s];
+            for y in sp[0]..=sp[1] {
+                for z in sp[2]..=sp[3] {
+                    let ci = usize::from(y) * gz + usize::from(z);
+                    let cell = &cells.cells[ci];
+                    let at = cursor[ci];
+                    cursor[ci] += 1;
+                    scan::<V, SHAPE>(cell, q, at + 1, |t| {
+                        let g = cell.perm[t];
+                        let [ty, tz] = cells.mins[g as usize];
+                        let grid = &cells.grid;
+                        if grid.cell(0, my.max(ty)) == usize::from(y)
+                            && grid.cell(1, mz.max(tz)) == usize::from(z)
+                        {
+                            found.push(g);
+                        }
+                    });
+                }
+            }
+            found.sort_unstable();
+            for &g in &found {
+                report(g);
+            }
+        }
+    }
+}
+
+/// The partitioned complete sweep against the unpartitioned one on spheres and octahedra (the
+/// boxes are tested in `tests/broadphase.rs`): the same `Vec`, order included, on every backend,
+/// for fixed grids and the automatic one, on random scenes and degenerate ones (every element at
+/// one point, on one plane, one huge among small ones, radii whose widened extents overflow).
+#[cfg(test)]
+mod tests {
+    use crate::Backend;
+    use crate::broadphase::{Partition, Sweep};
+    use crate::primitive::{Aabb, Octahedron, Sphere};
+    use crate::soa::{Octahedra, Spheres};
+
+    fn scenes() -> Vec<Vec<Sphere>> {
+        let mut x = 0x2545_f491u32;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            x
+        };
+        let n = if cfg!(miri) { 40 } else { 1500 };
+        let mut random: Vec<Sphere> = (0..n)
+            .map(|_| {
+                let c = [0; 3].map(|_| (next() % 2000) as f32 * 0.5 - 500.0);
+                Sphere::new(c, (next() % 40) as f32 * 0.5)
+            })
+            .collect();
+        let point = vec![Sphere::new([3.0, -2.0, 1.0], 0.0); n / 4];
+        let plane: Vec<Sphere> = (0..n / 2)
+            .map(|_| {
+                let c = [(next() % 500) as f32, 7.0, (next() % 500) as f32];
+                Sphere::new(c, (next() % 8) as f32)
+            })
+            .collect();
+        let mut huge = random.clone();
+        huge[n / 3] = Sphere::new([0.0; 3], 2000.0);
+        // Centres near f32::MAX: their widened extents round to infinities.
+        random.truncate(n / 2);
+        random.push(Sphere::new([3.4e38, 0.0, -3.4e38], Sphere::MAX_RADIUS));
+        random.push(Sphere::new([-3.4e38, 3.4e38, 3.4e38], 1.0));
+        random.push(Sphere::new([-3.4e38, 3.4e38, 3.4e38], 0.0));
+        vec![random, point, plane, huge]
+    }
+
+    fn sweeps() -> Vec<Sweep> {
+        let mut out = Vec::new();
+        for &b in Backend::available() {
+            for p in [
+                Partition::Auto,
+                Partition::Grid([3, 2]),
+                Partition::Grid([9, 9]),
+                Partition::Grid([64, 64]),
+            ] {
+                for t in [1, 3] {
+                    let s = Sweep::new().with_backend(b).unwrap();
+                    out.push(s.with_threads(t).with_partition(p));
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    #[cfg_attr(miri, ignore = "the radix sort's buckets are slow under Miri")]
+    fn partitioned_spheres_and_octahedra_equal_the_unpartitioned_sweep() {
+        for (k, scene) in scenes().into_iter().enumerate() {
+            let spheres = Spheres::from_slice(&scene).unwrap();
+            let tets: Vec<Octahedron> = scene
+                .iter()
+                .enumerate()
+                .map(|(i, s)| {
+                    // The octahedra of the extreme spheres would overflow: a small one instead.
+                    let small = Sphere::new([1.0; 3], 1.0);
+                    let s = if s.center[0].abs() > 1e30 { &small } else { s };
+                    if i % 2 == 0 {
+                        Octahedron::from_sphere(s)
+                    } else {
+                        let r = s.radius;
+                        let (c, h) = (s.center, [r, r * 0.5, r * 0.25]);
+                        Octahedron::from_aabb(&Aabb::new(
+                            [0, 1, 2].map(|a| c[a] - h[a]),
+                            [0, 1, 2].map(|a| c[a] + h[a]),
+                        ))
+                    }
+                })
+                .collect();
+            let octahedra = Octahedra::from_slice(&tets).unwrap();
+            let plain = Sweep::new().with_threads(1).with_partition(Partition::None);
+            let (want_s, want_o) = (
+                plain.complete_pairs(&spheres),
+                plain.complete_pairs(&octahedra),
+            );
+            assert!(!want_s.is_empty() && !want_o.is_empty(), "scene {k}");
+            for s in sweeps() {
+                assert_eq!(
+                    s.complete_pairs(&spheres),
+                    want_s,
+                    "spheres, scene {k}, {s:?}"
+                );
+                assert_eq!(
+                    s.complete_pairs(&octahedra),
+                    want_o,
+                    "octahedra, scene {k}, {s:?}"
+                );
+            }
+        }
+    }
+}
