@@ -5,7 +5,9 @@
 //!
 //! Rows per scene: the brute force (every pair with the batched SIMD box query, only where `n`
 //! allows), the plain scalar sort-and-sweep (`benches/common/sort_and_sweep.rs`, the peer),
-//! `bvlanes::broadphase::Sweep` on every timed backend with 1 thread, and on all threads. Every
+//! `bvlanes::broadphase::Sweep` on every timed backend with 1 thread (its default partition
+//! across the other two axes), its one-axis sweep (`Partition::None`) on the widest backend
+//! with 1 thread, and the default sweep on all threads. Every
 //! row's pairs are checked, as a sorted set, against the brute force's (above 10,000 boxes,
 //! where the brute force is too slow, the scalar sweep's). The issue's target (AVX2 1 thread >= 6x the scalar
 //! sweep at 100,000 Terdiman boxes) goes to the targets table.
@@ -17,7 +19,7 @@ use crate::common::box_scenes::{
 use crate::common::sort_and_sweep::{BruteForce, sort_and_sweep};
 use crate::report::{Cell, Table, Target, sig3, sig3_vs};
 use crate::sampler::{Variant, find, measure, ratio};
-use bvlanes::broadphase::Sweep;
+use bvlanes::broadphase::{Partition, Sweep};
 use bvlanes::{Aabb, Aabbs, Backend};
 use std::cell::RefCell;
 use std::hint::black_box;
@@ -80,7 +82,9 @@ pub fn run(ctx: &Ctx<'_>, targets: &mut Vec<Target>) -> Vec<Table> {
          pairs: about 3 s on 2 cores at 100,000 Terdiman boxes), above that the scalar sweep's pairs are the \
          reference; {SWEEP} = \
          `benches/common/sort_and_sweep.rs`, a Vec of (min x, index) sorted with `sort_unstable_by(total_cmp)`, a \
-         forward scan while min x_j <= max x_i, y and z tested with plain comparisons (the peer); every pass of every \
+         forward scan while min x_j <= max x_i, y and z tested with plain comparisons (the peer); bvlanes rows = \
+         `Sweep::complete_pairs` with its default partition (a grid of cells over y and z chosen from the data, \
+         `Partition::Auto`), \"one-axis sweep\" = the same without it (`Partition::None`); every pass of every \
          row returns a fresh Vec of pairs"
     ));
     for (name, n) in sizes {
@@ -228,6 +232,17 @@ fn scene_rows(ctx: &Ctx<'_>, t: &mut Table, targets: &mut Vec<Target>, scene: &B
     } else {
         simd
     };
+    // The one-axis sweep (no partition across the other two axes) on the same backend, 1 thread:
+    // what the partition saves.
+    let plain = Sweep::new()
+        .with_backend(wide)
+        .expect("a timed backend")
+        .with_threads(1)
+        .with_partition(Partition::None);
+    rows.push((
+        format!("bvlanes {wide}, 1 thread, one-axis sweep"),
+        Row::Bvlanes(plain),
+    ));
     let all = Sweep::new().with_backend(wide).expect("a timed backend");
     rows.push((
         format!("bvlanes {wide}, {} threads", all.threads()),

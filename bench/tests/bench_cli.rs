@@ -368,8 +368,10 @@ fn broadphase_table_matches_the_brute_force() {
     let backends = bvlanes::Backend::available().len();
     for scene in ["terdiman", "uniform", "clustered"] {
         let r: Vec<&Vec<String>> = rows.iter().filter(|r| r[0] == scene).collect();
-        // Brute force, the scalar sweep, bvlanes 1 thread per backend, bvlanes all threads.
-        assert_eq!(r.len(), 3 + backends, "{scene}: {r:?}");
+        // Brute force, the scalar sweep, bvlanes 1 thread per backend, the one-axis sweep,
+        // bvlanes all threads.
+        assert_eq!(r.len(), 4 + backends, "{scene}: {r:?}");
+        assert!(r.iter().any(|r| r[2].ends_with("one-axis sweep")), "{r:?}");
         assert!(r[0][2].starts_with("brute force") && r[1][2] == "plain scalar sort-and-sweep");
         assert!(r.iter().all(|r| r[1] == "1500"), "{scene}: {r:?}");
         let pairs = num(&r[0][4]);
