@@ -19,10 +19,9 @@
 //! the hits of an element spanning several cells are sorted by sweep position before they are
 //! reported. Pairs therefore come in exactly the one-axis sweep's order.
 
-use super::sorted::Shape;
-use super::sorted::SortedBoxes;
+use super::sorted::{Row, Shape, SortedBoxes, side_extent};
 use super::sweep::{BOXES, OCTAHEDRA, SPHERES, scan};
-use crate::lanes::{Lanes, WithLanes};
+use crate::lanes::{Chunk, Lanes, WithLanes};
 use core::ops::Range;
 
 /// Most cells along one axis.
@@ -86,42 +85,124 @@ impl Grid {
     }
 }
 
-/// The elements of a sorted set listed by the cells of a [`Grid`].
+/// A set's elements sorted for the sweep and listed by the cells of a [`Grid`], every cell's
+/// list in one set of SoA columns.
 pub(super) struct Cells {
     grid: Grid,
-    /// Per cell (row-major, y first): its elements as a set of their own, in sweep order, whose
-    /// `perm` holds their positions in the whole set.
-    cells: Vec<SortedBoxes>,
-    /// Per sorted position: its cell ranges (see [`Grid::span`]).
+    /// Every cell's elements in sweep order, cell after cell: cell `c` holds the lanes from
+    /// `starts[c]` on, followed by at least one padding lane (NaN in min x: the scans stop there),
+    /// and every cell starts at a chunk boundary (so the lanes before a scan's first one in its
+    /// block are the cell's own). `perm` holds each listing's sorted position.
+    set: SortedBoxes,
+    /// Per cell: its first lane in `set`.
+    starts: Vec<usize>,
+    /// Per sorted position: the element's original index.
+    order: Vec<u32>,
+    /// Per sorted position: its cell ranges (see [`Grid::span`]); empty with one cell.
     spans: Vec<[u16; 4]>,
-    /// Per sorted position: its min along y and z (for the pair-once rule).
+    /// Per sorted position: its min along y and z (for the pair-once rule); empty with one cell.
     mins: Vec<[f32; 2]>,
 }
 
 impl Cells {
-    /// Lists `set` by the cells of `grid`; `extents[s]` is the side extent of sorted position
-    /// `s` (`SortedBoxes::side_extent`).
-    pub(super) fn new(set: &SortedBoxes, grid: Grid, extents: &[[f32; 4]]) -> Cells {
+    /// Lists the elements of `rows` (of `shape`, for sweep axis `axis`), taken in the sweep order
+    /// `order` (ascending (min x, index)), by the cells of a grid of `dims` cells (`None`: the
+    /// automatic choice of [`grid_for`]).
+    pub(super) fn build(
+        shape: Shape,
+        axis: usize,
+        rows: &[Row],
+        order: Vec<u32>,
+        dims: Option<[usize; 2]>,
+    ) -> Cells {
+        let n = order.len();
+        let (grid, spans, mins) = if dims == Some([1, 1]) {
+            (
+                Grid::new([0.0; 2], [0.0; 2], [1, 1]),
+                Vec::new(),
+                Vec::new(),
+            )
+        } else {
+            let extents: Vec<[f32; 4]> = order
+                .iter()
+                .map(|&i| side_extent(shape, axis, &rows[i as usize]))
+                .collect();
+            let grid = grid_for(&extents, dims);
+            if grid.dims() == [1, 1] {
+                (grid, Vec::new(), Vec::new())
+            } else {
+                let spans = extents.iter().map(|&e| grid.span(e)).collect();
+                let mins = extents.iter().map(|e| [e[0], e[1]]).collect();
+                (grid, spans, mins)
+            }
+        };
         let [gy, gz] = grid.dims();
-        let mut lists: Vec<Vec<u32>> = vec![Vec::new(); gy * gz];
-        let mut spans = Vec::with_capacity(set.len);
-        let mut mins = Vec::with_capacity(set.len);
-        for (s, &e) in extents.iter().enumerate() {
-            let sp = grid.span(e);
-            for y in sp[0]..=sp[1] {
-                for z in sp[2]..=sp[3] {
-                    lists[usize::from(y) * gz + usize::from(z)].push(s as u32);
+        let span = |s: usize| spans.get(s).copied().unwrap_or([0; 4]);
+        // Cell sizes, then their starts (each list, plus a padding lane, rounded up to chunks).
+        let mut fill = vec![0usize; gy * gz];
+        for s in 0..n {
+            let sp = span(s);
+            for y in sp[0]..sp[1] + 1 {
+                for z in sp[2]..sp[3] + 1 {
+                    fill[usize::from(y) * gz + usize::from(z)] += 1;
                 }
             }
-            spans.push(sp);
-            mins.push([e[0], e[1]]);
+        }
+        let mut starts = Vec::with_capacity(gy * gz);
+        let mut end = 0;
+        for f in &mut fill {
+            starts.push(end);
+            end = (end + *f + 1).next_multiple_of(Chunk::LANES);
+            *f = *starts.last().expect("pushed");
+        }
+        // The listings, in sweep order within each cell.
+        let mut set = SortedBoxes::padded(shape, end);
+        for (s, &i) in order.iter().enumerate() {
+            let row = &rows[i as usize];
+            let sp = span(s);
+            for y in sp[0]..sp[1] + 1 {
+                for z in sp[2]..sp[3] + 1 {
+                    let c = usize::from(y) * gz + usize::from(z);
+                    set.put(fill[c], row, s as u32);
+                    fill[c] += 1;
+                }
+            }
         }
         Cells {
             grid,
-            cells: lists.into_iter().map(|l| set.subset(l)).collect(),
+            set,
+            starts,
+            order,
             spans,
             mins,
         }
+    }
+
+    /// Number of elements.
+    pub(super) fn len(&self) -> usize {
+        self.order.len()
+    }
+
+    /// For each of `at` (ascending sorted positions): per cell, the lane in `set` of the first
+    /// listing whose sorted position is at least that one.
+    pub(super) fn cursors(&self, at: &[usize]) -> Vec<Vec<usize>> {
+        let gz = self.grid.dims()[1];
+        let mut cursor = self.starts.clone();
+        let mut out = Vec::with_capacity(at.len());
+        let mut s = 0;
+        for &a in at {
+            while s < a.min(self.len()) {
+                let sp = self.spans.get(s).copied().unwrap_or([0; 4]);
+                for y in sp[0]..sp[1] + 1 {
+                    for z in sp[2]..sp[3] + 1 {
+                        cursor[usize::from(y) * gz + usize::from(z)] += 1;
+                    }
+                }
+                s += 1;
+            }
+            out.push(cursor.clone());
+        }
+        out
     }
 }
 
@@ -183,11 +264,12 @@ pub(super) const MIN_PER_CELL: usize = 256;
 
 /// The complete sweep over the cells: every overlapping pair whose first element (in sorted
 /// order) lies at a sorted position in `range`, as `(smaller index, larger index)`, in sweep
-/// order (see the [module docs](self)).
+/// order (see the [module docs](self)). `cursor`: per cell, the lane of its first listing at or
+/// after `range.start` ([`Cells::cursors`]).
 pub(super) struct CompleteCells<'a, F: FnMut(u32, u32)> {
-    pub(super) set: &'a SortedBoxes,
     pub(super) cells: &'a Cells,
     pub(super) range: Range<usize>,
+    pub(super) cursor: Vec<usize>,
     pub(super) pair: F,
 }
 
@@ -195,7 +277,7 @@ impl<F: FnMut(u32, u32)> WithLanes for &mut CompleteCells<'_, F> {
     type Output = ();
     #[inline(always)]
     fn run<V: Lanes>(self) {
-        match self.set.shape {
+        match self.cells.set.shape {
             Shape::Boxes => self.sweep::<V, BOXES>(),
             Shape::Spheres => self.sweep::<V, SPHERES>(),
             Shape::Octahedra => self.sweep::<V, OCTAHEDRA>(),
@@ -206,45 +288,37 @@ impl<F: FnMut(u32, u32)> WithLanes for &mut CompleteCells<'_, F> {
 impl<F: FnMut(u32, u32)> CompleteCells<'_, F> {
     #[inline(always)]
     fn sweep<V: Lanes, const SHAPE: u8>(&mut self) {
-        let (set, cells) = (self.set, self.cells);
-        let gz = cells.grid.dims()[1];
-        let start = self.range.start as u32;
-        // Per cell: the place in it of the next element of `range` listed there.
-        let mut cursor: Vec<usize> = cells
-            .cells
-            .iter()
-            .map(|c| c.perm.partition_point(|&p| p < start))
-            .collect();
+        let cells = self.cells;
+        let (set, order, grid) = (&cells.set, &cells.order[..], &cells.grid);
+        let gz = grid.dims()[1];
+        let cursor = &mut self.cursor;
         let pair = &mut self.pair;
         let mut found: Vec<u32> = Vec::new();
         for s in self.range.clone() {
-            let a = set.perm[s];
-            let q = set.row(s);
-            let sp = cells.spans[s];
+            let a = order[s];
             let mut report = |g: u32| {
-                let b = set.perm[g as usize];
+                let b = order[g as usize];
                 if a < b { pair(a, b) } else { pair(b, a) }
             };
+            let sp = cells.spans.get(s).copied().unwrap_or([0; 4]);
             if sp[0] == sp[1] && sp[2] == sp[3] {
                 let ci = usize::from(sp[0]) * gz + usize::from(sp[2]);
-                let cell = &cells.cells[ci];
                 let at = cursor[ci];
                 cursor[ci] += 1;
-                scan::<V, SHAPE>(cell, q, at + 1, |t| report(cell.perm[t]));
+                scan::<V, SHAPE>(set, set.row(at), at + 1, |t| report(set.perm[t]));
                 continue;
             }
             found.clear();
             let [my, mz] = cells.mins[s];
-            for y in sp[0]..=sp[1] {
-                for z in sp[2]..=sp[3] {
+            let q = set.row(cursor[usize::from(sp[0]) * gz + usize::from(sp[2])]);
+            for y in sp[0]..sp[1] + 1 {
+                for z in sp[2]..sp[3] + 1 {
                     let ci = usize::from(y) * gz + usize::from(z);
-                    let cell = &cells.cells[ci];
                     let at = cursor[ci];
                     cursor[ci] += 1;
-                    scan::<V, SHAPE>(cell, q, at + 1, |t| {
-                        let g = cell.perm[t];
+                    scan::<V, SHAPE>(set, q, at + 1, |t| {
+                        let g = set.perm[t];
                         let [ty, tz] = cells.mins[g as usize];
-                        let grid = &cells.grid;
                         if grid.cell(0, my.max(ty)) == usize::from(y)
                             && grid.cell(1, mz.max(tz)) == usize::from(z)
                         {

@@ -76,8 +76,8 @@ use crate::lanes::dispatch;
 use crate::soa::{Aabbs, Octahedra, Spheres};
 use crate::tasks::{default_threads, run_tasks};
 use grid::{Cells, CompleteCells};
-use sorted::SortedBoxes;
-use sweep::{Bipartite, Complete, merged_splits};
+use sorted::{Row, Shape};
+use sweep::{Bipartite, merged_splits};
 
 /// What the broadphase sweeps: [`Aabbs`] (closed boxes: touching counts), [`Spheres`] (the
 /// crate's exact sphere-sphere test, `|c_a - c_b|^2 <= (r_a + r_b)^2` in f32, the test of
@@ -91,15 +91,20 @@ impl Sweepable for Spheres {}
 impl Sweepable for Octahedra {}
 
 mod sealed {
-    use super::sorted::{self, AxisStats, SortedBoxes};
+    use super::sorted::{self, AxisStats, Row, Shape, SortedBoxes};
     use crate::lanes::Backend;
     use crate::query::{HitLists, Pinned, Query};
     use crate::soa::Container;
 
     /// Seals [`Sweepable`](super::Sweepable): how a set is sorted for the sweep.
     pub trait Sealed {
-        /// The set sorted by the min of its sweep rows along `axis` (0, 1, 2: x, y, z).
-        fn sorted(&self, axis: usize) -> SortedBoxes;
+        /// The shape of the set's sweep rows, and the rows along `axis` (0, 1, 2: x, y, z).
+        fn rows(&self, axis: usize) -> (Shape, Vec<Row>);
+        /// The set sorted by the min of its sweep rows along `axis`.
+        fn sorted(&self, axis: usize) -> SortedBoxes {
+            let (shape, rows) = self.rows(axis);
+            SortedBoxes::sort(shape, &rows)
+        }
         /// Extents and centres per axis, for choosing the axis.
         fn stats(&self) -> AxisStats;
         /// Number of elements.
@@ -126,8 +131,8 @@ mod sealed {
     }
 
     impl Sealed for crate::soa::Aabbs {
-        fn sorted(&self, axis: usize) -> SortedBoxes {
-            SortedBoxes::new(self, axis)
+        fn rows(&self, axis: usize) -> (Shape, Vec<Row>) {
+            (Shape::Boxes, sorted::box_rows(self, axis))
         }
         fn stats(&self) -> AxisStats {
             sorted::box_stats(self)
@@ -146,8 +151,8 @@ mod sealed {
     }
 
     impl Sealed for crate::soa::Spheres {
-        fn sorted(&self, axis: usize) -> SortedBoxes {
-            SortedBoxes::spheres(self, axis)
+        fn rows(&self, axis: usize) -> (Shape, Vec<Row>) {
+            (Shape::Spheres, sorted::sphere_rows(self, axis))
         }
         fn stats(&self) -> AxisStats {
             sorted::sphere_stats(self)
@@ -166,8 +171,8 @@ mod sealed {
     }
 
     impl Sealed for crate::soa::Octahedra {
-        fn sorted(&self, axis: usize) -> SortedBoxes {
-            SortedBoxes::octahedra(self, axis)
+        fn rows(&self, axis: usize) -> (Shape, Vec<Row>) {
+            (Shape::Octahedra, sorted::octahedron_rows(self, axis))
         }
         fn stats(&self) -> AxisStats {
             sorted::octahedron_stats(self)
@@ -380,21 +385,38 @@ impl Sweep {
     #[must_use]
     pub fn complete_pairs<C: Sweepable>(&self, boxes: &C) -> Vec<(u32, u32)> {
         let mut out = Vec::new();
-        self.complete_parts(boxes, |part| out.extend(part));
+        self.complete_parts(boxes, |part| {
+            // The first part moves in whole (one thread: the only one), the others are copied.
+            if out.is_empty() {
+                out = part;
+            } else {
+                out.extend(part);
+            }
+        });
         out
     }
 
     /// Calls `f(i, j)` for every overlapping pair, as [`complete_pairs`](Self::complete_pairs)
     /// lists them (same pairs, same order).
     pub fn for_each_complete_pair<C: Sweepable>(&self, boxes: &C, mut f: impl FnMut(u32, u32)) {
-        let set = boxes.sorted(self.axis_index(&[boxes]));
-        let cells = self.cells(&set);
-        let tasks = self.tasks(set.len);
+        let cells = self.cells(boxes);
+        let tasks = self.tasks(cells.len());
         if tasks == 1 {
-            self.sweep_range(&set, cells.as_ref(), 0..set.len, &mut f);
+            let cursor = cells.cursors(&[0]).pop().expect("one cursor set");
+            let range = 0..cells.len();
+            let pair = &mut f;
+            dispatch(
+                self.backend,
+                &mut CompleteCells {
+                    cells: &cells,
+                    range,
+                    cursor,
+                    pair,
+                },
+            );
             return;
         }
-        for part in self.complete_tasks(&set, cells.as_ref(), tasks) {
+        for part in self.complete_tasks(&cells, tasks) {
             for (i, j) in part {
                 f(i, j);
             }
@@ -433,69 +455,63 @@ impl Sweep {
 
     /// The complete sweep's pairs, task by task in order.
     fn complete_parts<C: Sweepable>(&self, boxes: &C, mut part: impl FnMut(Vec<(u32, u32)>)) {
-        let set = boxes.sorted(self.axis_index(&[boxes]));
-        let cells = self.cells(&set);
-        let tasks = self.tasks(set.len);
-        for p in self.complete_tasks(&set, cells.as_ref(), tasks) {
+        let cells = self.cells(boxes);
+        for p in self.complete_tasks(&cells, self.tasks(cells.len())) {
             part(p);
         }
     }
 
-    /// The complete sweep of prepared sorted boxes, tasks joined.
-    fn sweep_sorted(&self, set: &SortedBoxes) -> Vec<(u32, u32)> {
-        let cells = self.cells(set);
-        self.complete_tasks(set, cells.as_ref(), self.tasks(set.len))
+    /// The complete sweep of `rows` (of `shape`, for sweep axis `axis`) in their sweep order
+    /// `order`, tasks joined.
+    fn sweep_rows(
+        &self,
+        shape: Shape,
+        axis: usize,
+        rows: &[Row],
+        order: Vec<u32>,
+    ) -> Vec<(u32, u32)> {
+        let cells = Cells::build(shape, axis, rows, order, self.grid_dims());
+        self.complete_tasks(&cells, self.tasks(cells.len()))
             .concat()
     }
 
-    /// `set` listed by the cells of this sweep's partition (`None`: one cell).
-    fn cells(&self, set: &SortedBoxes) -> Option<Cells> {
-        let dims = match self.partition {
-            Partition::None => return None,
+    /// The grid size this sweep's partition pins (`None`: the automatic choice).
+    fn grid_dims(&self) -> Option<[usize; 2]> {
+        match self.partition {
+            Partition::None => Some([1, 1]),
             Partition::Auto => None,
             Partition::Grid(d) => Some(d.map(usize::from)),
-        };
-        let extents: Vec<[f32; 4]> = (0..set.len).map(|s| set.side_extent(s)).collect();
-        let grid = grid::grid_for(&extents, dims);
-        (grid.dims() != [1, 1]).then(|| Cells::new(set, grid, &extents))
-    }
-
-    /// Calls `pair` for every pair whose first element lies at a sorted position in `range`, in
-    /// sweep order: the complete sweep of `set` (over `cells` when partitioned), one dispatch.
-    fn sweep_range(
-        &self,
-        set: &SortedBoxes,
-        cells: Option<&Cells>,
-        range: core::ops::Range<usize>,
-        pair: impl FnMut(u32, u32),
-    ) {
-        match cells {
-            None => dispatch(self.backend, &mut Complete { set, range, pair }),
-            Some(cells) => dispatch(
-                self.backend,
-                &mut CompleteCells {
-                    set,
-                    cells,
-                    range,
-                    pair,
-                },
-            ),
         }
     }
 
-    /// Sweeps `tasks` consecutive stretches of `set` (in parallel with `rayon`).
-    fn complete_tasks(
-        &self,
-        set: &SortedBoxes,
-        cells: Option<&Cells>,
-        tasks: usize,
-    ) -> Vec<Vec<(u32, u32)>> {
-        let ranges: Vec<_> = (0..tasks)
-            .map(|t| set.len * t / tasks..set.len * (t + 1) / tasks)
+    /// `set` sorted for the sweep and listed by the cells of this sweep's partition.
+    fn cells<C: Sweepable>(&self, set: &C) -> Cells {
+        let axis = self.axis_index(&[set]);
+        let (shape, rows) = set.rows(axis);
+        let order = sorted::sweep_order(&rows);
+        Cells::build(shape, axis, &rows, order, self.grid_dims())
+    }
+
+    /// Sweeps `tasks` consecutive stretches of `cells`' sorted positions (in parallel with
+    /// `rayon`).
+    fn complete_tasks(&self, cells: &Cells, tasks: usize) -> Vec<Vec<(u32, u32)>> {
+        let n = cells.len();
+        let starts: Vec<usize> = (0..tasks).map(|t| n * t / tasks).collect();
+        let items: Vec<(core::ops::Range<usize>, Vec<usize>)> = cells
+            .cursors(&starts)
+            .into_iter()
+            .enumerate()
+            .map(|(t, cursor)| (n * t / tasks..n * (t + 1) / tasks, cursor))
             .collect();
-        run_tasks(&ranges, |range| {
+        run_tasks(&items, |(range, cursor)| {
             let mut out = Vec::new();
-            self.sweep_range(set, cells, range.clone(), |i, j| out.push((i, j)));
+            let mut job = CompleteCells {
+                cells,
+                range: range.clone(),
+                cursor: cursor.clone(),
+                pair: |i, j| out.push((i, j)),
+            };
+            dispatch(self.backend, &mut job);
             out
         })
     }

@@ -2,7 +2,7 @@
 //! that moved.
 
 use super::Sweep;
-use super::sorted::{MIN_X, Row, Shape, SortedBoxes, box_rows, order_key, radix_sort};
+use super::sorted::{Row, Shape, SortedBoxes, box_rows, order_key, radix_sort, sweep_order};
 use super::sweep::window_scan;
 use crate::lanes::{Lanes, WithLanes, dispatch};
 use crate::round::{extent_up, f32_at_most, reach_down};
@@ -82,7 +82,7 @@ impl SweepAndPrune {
                 repair_order(core::mem::take(&mut self.order), keys).unwrap_or_else(|| {
                     radix_sort(&(0..rows.len() as u32).map(keys).collect::<Vec<_>>())
                 });
-            let set = SortedBoxes::from_order(Shape::Boxes, self.axis, &rows, self.order.clone());
+            let set = SortedBoxes::from_order(Shape::Boxes, &rows, self.order.clone());
             let mut is_moved = vec![false; rows.len()];
             for &m in &moved {
                 is_moved[m as usize] = true;
@@ -102,15 +102,12 @@ impl SweepAndPrune {
                 self.axis = axis;
                 rows = box_rows(boxes, axis);
             }
-            let set = SortedBoxes::from_order(
-                Shape::Boxes,
-                axis,
-                &rows,
-                radix_sort(&rows.iter().map(|r| order_key(r[MIN_X])).collect::<Vec<_>>()),
-            );
-            let mut pairs = self.sweep.sweep_sorted(&set);
+            let order = sweep_order(&rows);
+            let mut pairs = self
+                .sweep
+                .sweep_rows(Shape::Boxes, axis, &rows, order.clone());
             pairs.sort_unstable();
-            self.order = set.perm;
+            self.order = order;
             self.added = difference(&pairs, &old);
             self.removed = difference(&old, &pairs);
             self.pairs = pairs;

@@ -18,7 +18,7 @@ pub(super) type Row = [f32; ROW];
 
 /// What the columns of a [`SortedBoxes`] hold.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Shape {
+pub enum Shape {
     /// Boxes: min x, y, z, max x, y, z.
     Boxes,
     /// Spheres: min x, centre x, centre y, max x, centre z, radius, where min x and max x bound
@@ -40,112 +40,75 @@ impl Shape {
     }
 }
 
-/// A set of boxes (or spheres) in ascending (min x, index) order.
+/// A set of boxes (or spheres, octahedra) in ascending (min x, index) order, in chunk-major
+/// SoA ("AoSoA"): the 16 elements of chunk `c` have their column `k` in `data[c * columns + k]`,
+/// so a block's columns are adjacent in memory and a scan reads one stream.
 pub struct SortedBoxes {
     /// What the columns hold.
     pub(super) shape: Shape,
-    /// `perm[s]` is the original index of the box at sorted position `s`.
+    /// `perm[s]` is the original index of the box at sorted position `s` (for a
+    /// [`padded`](Self::padded) set, what [`put`](Self::put) wrote).
     pub(super) perm: Vec<u32>,
-    /// [`ROW`] columns in sorted order (those past the shape's count empty),
-    /// `(len + 1).div_ceil(16)` chunks each (at least one padding lane); padding lanes hold NaN in
-    /// min x (so no padding lane passes the sweep's x test and every scan stops there) and 0
-    /// elsewhere.
-    pub(super) cols: [Vec<Chunk>; ROW],
+    /// The shape's columns ([`Shape::columns`] per chunk), `(len + 1).div_ceil(16)` chunks
+    /// (at least one padding lane); padding lanes hold NaN in min x (so no padding lane passes
+    /// the sweep's x test and every scan stops there) and 0 elsewhere.
+    pub(super) data: Vec<Chunk>,
     /// Number of boxes.
     pub(super) len: usize,
-    /// The sweep axis (0, 1, 2: x, y, z) the rows were made for.
-    pub(super) axis: usize,
 }
 
 impl SortedBoxes {
-    /// Sorts `boxes` by their min along `axis` (ties by index: the radix sort is stable) and
-    /// copies them.
-    pub(super) fn new(boxes: &Aabbs, axis: usize) -> SortedBoxes {
-        SortedBoxes::sort(Shape::Boxes, box_rows(boxes, axis), axis)
+    /// Sorts `rows` (of `shape`; column 0: min x) by (min x, index) and copies them.
+    pub(super) fn sort(shape: Shape, rows: &[Row]) -> SortedBoxes {
+        SortedBoxes::from_order(shape, rows, sweep_order(rows))
     }
 
-    /// Sorts spheres by the min along `axis` of their widened extent and copies them.
-    pub(super) fn spheres(spheres: &Spheres, axis: usize) -> SortedBoxes {
-        let view = spheres.view();
-        let rows = (0..spheres.len())
-            .map(|i| sphere_row([0, 1, 2, 3].map(|k| view.lane(k, i)), axis))
-            .collect();
-        SortedBoxes::sort(Shape::Spheres, rows, axis)
-    }
-
-    /// Sorts octahedra by the min along `axis` of their extent and copies them.
-    pub(super) fn octahedra(octahedra: &Octahedra, axis: usize) -> SortedBoxes {
-        let view = octahedra.view();
-        let rows = (0..octahedra.len())
-            .map(|i| octahedron_row(core::array::from_fn(|k| view.lane(k, i)), axis))
-            .collect();
-        SortedBoxes::sort(Shape::Octahedra, rows, axis)
-    }
-
-    /// Sorts `rows` (column 0: min x) by min x and copies them.
-    fn sort(shape: Shape, rows: Vec<Row>, axis: usize) -> SortedBoxes {
-        let keys: Vec<u32> = rows.iter().map(|r| order_key(r[MIN_X])).collect();
-        SortedBoxes::from_order(shape, axis, &rows, radix_sort(&keys))
-    }
-
-    /// Copies `rows` (made for sweep axis `axis`) in the order `perm` (a permutation of their
-    /// indices, ascending by (min x, index)).
-    pub(super) fn from_order(
-        shape: Shape,
-        axis: usize,
-        rows: &[Row],
-        perm: Vec<u32>,
-    ) -> SortedBoxes {
+    /// Copies `rows` in the order `perm` (a permutation of their indices, ascending by (min x,
+    /// index)).
+    pub(super) fn from_order(shape: Shape, rows: &[Row], perm: Vec<u32>) -> SortedBoxes {
         debug_assert_eq!(perm.len(), rows.len());
-        let cols = columns(shape, perm.len(), |k, s| rows[perm[s] as usize][k]);
+        let len = perm.len();
+        let mut set = SortedBoxes::padded(shape, (len + 1).next_multiple_of(Chunk::LANES));
+        for (s, &i) in perm.iter().enumerate() {
+            set.put(s, &rows[i as usize], i);
+        }
+        set.perm.truncate(len);
+        set.len = len;
+        set
+    }
+
+    /// `len` padding lanes (NaN in min x, 0 elsewhere; `perm` 0) of `shape`'s columns, whole
+    /// chunks, to be filled by [`put`](Self::put).
+    pub(super) fn padded(shape: Shape, len: usize) -> SortedBoxes {
+        debug_assert_eq!(len % Chunk::LANES, 0);
+        let cols = shape.columns();
+        let mut data = vec![Chunk([0.0; Chunk::LANES]); len / Chunk::LANES * cols];
+        for c in data.iter_mut().step_by(cols) {
+            *c = Chunk([f32::NAN; Chunk::LANES]);
+        }
         SortedBoxes {
             shape,
-            len: perm.len(),
-            perm,
-            cols,
-            axis,
+            perm: vec![0; len],
+            data,
+            len,
         }
     }
 
-    /// The boxes at sorted positions `positions` (ascending), in that order, as a set of their
-    /// own whose `perm` holds those positions (not the original indices).
-    pub(super) fn subset(&self, positions: Vec<u32>) -> SortedBoxes {
-        let cols = columns(self.shape, positions.len(), |k, s| {
-            self.get(k, positions[s] as usize)
-        });
-        SortedBoxes {
-            shape: self.shape,
-            len: positions.len(),
-            perm: positions,
-            cols,
-            axis: self.axis,
+    /// Writes `row` and `perm` value `p` to lane `s`.
+    #[inline]
+    pub(super) fn put(&mut self, s: usize, row: &Row, p: u32) {
+        let cols = self.shape.columns();
+        let (c, l) = (s / Chunk::LANES, s % Chunk::LANES);
+        for (k, chunk) in self.data[c * cols..(c + 1) * cols].iter_mut().enumerate() {
+            chunk.0[l] = row[k];
         }
-    }
-
-    /// The extent of the element at sorted position `s` along the two axes other than the sweep
-    /// axis ([`others`]): `[min b, min c, max b, max c]`. Boxes: their own; spheres and
-    /// octahedra: the widened extents of their sweep rows along those axes ([`sphere_row`],
-    /// [`octahedron_row`]), which two elements that the exact test accepts always share.
-    pub(super) fn side_extent(&self, s: usize) -> [f32; 4] {
-        let r = self.row(s);
-        match self.shape {
-            Shape::Boxes => [r[1], r[2], r[4], r[5]],
-            Shape::Spheres => {
-                let [b, c] = others(self.axis).map(|a| sphere_row([r[1], r[2], r[4], r[5]], a));
-                [b[0], c[0], b[3], c[3]]
-            }
-            Shape::Octahedra => {
-                let t = [r[1], r[2], r[3], r[4], r[6], r[7], r[8], r[9]];
-                let [b, c] = others(self.axis).map(|a| octahedron_row(t, a));
-                [b[0], c[0], b[5], c[5]]
-            }
-        }
+        self.perm[s] = p;
     }
 
     /// Column `k` of the box at sorted position `s < len`.
     #[inline(always)]
     pub(super) fn get(&self, k: usize, s: usize) -> f32 {
-        self.cols[k][s / Chunk::LANES].0[s % Chunk::LANES]
+        self.data[s / Chunk::LANES * self.shape.columns() + k].0[s % Chunk::LANES]
     }
 
     /// The first sorted position whose min x fails `below` (a binary search: min x ascends).
@@ -165,33 +128,39 @@ impl SortedBoxes {
     /// The row at sorted position `s < len` (zero past the shape's columns).
     #[inline(always)]
     pub(super) fn row(&self, s: usize) -> Row {
+        let cols = self.shape.columns();
         let (c, l) = (s / Chunk::LANES, s % Chunk::LANES);
         let mut row = [0.0; ROW];
-        for (k, v) in row.iter_mut().enumerate().take(self.shape.columns()) {
-            *v = self.cols[k][c].0[l];
+        for (v, chunk) in row.iter_mut().zip(&self.data[c * cols..(c + 1) * cols]) {
+            *v = chunk.0[l];
         }
         row
     }
 }
 
-/// The columns of `len` elements whose column `k` at position `s` is `value(k, s)`, in SoA
-/// chunks, those past `shape`'s count empty, with at least one padding lane after the last
-/// element (`len + 1` lanes rounded up to whole chunks). Padding lanes hold NaN in min x, which
-/// fails the sweep's x test whatever the query (an infinite max x included), so every scan stops
-/// at the first padding lane without a bounds or padding check; 0 elsewhere.
-fn columns(shape: Shape, len: usize, value: impl Fn(usize, usize) -> f32) -> [Vec<Chunk>; ROW] {
-    let chunks = (len + 1).div_ceil(Chunk::LANES);
-    core::array::from_fn(|k| {
-        if k >= shape.columns() {
-            return Vec::new();
+/// The extent of an element of `shape` with sweep row `r` (for sweep axis `axis`) along the two
+/// other axes ([`others`]): `[min b, min c, max b, max c]`. Boxes: their own; spheres and
+/// octahedra: the widened extents of their sweep rows along those axes ([`sphere_row`],
+/// [`octahedron_row`]), which two elements that the exact test accepts always share.
+pub(super) fn side_extent(shape: Shape, axis: usize, r: &Row) -> [f32; 4] {
+    match shape {
+        Shape::Boxes => [r[1], r[2], r[4], r[5]],
+        Shape::Spheres => {
+            let [b, c] = others(axis).map(|a| sphere_row([r[1], r[2], r[4], r[5]], a));
+            [b[0], c[0], b[3], c[3]]
         }
-        let pad = if k == MIN_X { f32::NAN } else { 0.0 };
-        let mut col = vec![Chunk([pad; Chunk::LANES]); chunks];
-        for s in 0..len {
-            col[s / Chunk::LANES].0[s % Chunk::LANES] = value(k, s);
+        Shape::Octahedra => {
+            let t = [r[1], r[2], r[3], r[4], r[6], r[7], r[8], r[9]];
+            let [b, c] = others(axis).map(|a| octahedron_row(t, a));
+            [b[0], c[0], b[5], c[5]]
         }
-        col
-    })
+    }
+}
+
+/// The sweep order of `rows` (column 0: min x): their indices ascending by (min x, index).
+pub(super) fn sweep_order(rows: &[Row]) -> Vec<u32> {
+    let keys: Vec<u32> = rows.iter().map(|r| order_key(r[MIN_X])).collect();
+    radix_sort(&keys)
 }
 
 /// The other two axes of `axis`, in order.
@@ -202,6 +171,22 @@ pub(super) fn others(axis: usize) -> [usize; 2] {
         1 => [0, 2],
         _ => [0, 1],
     }
+}
+
+/// The sweep rows of spheres along `axis` ([`sphere_row`]).
+pub(super) fn sphere_rows(spheres: &Spheres, axis: usize) -> Vec<Row> {
+    let view = spheres.view();
+    (0..spheres.len())
+        .map(|i| sphere_row([0, 1, 2, 3].map(|k| view.lane(k, i)), axis))
+        .collect()
+}
+
+/// The sweep rows of octahedra along `axis` ([`octahedron_row`]).
+pub(super) fn octahedron_rows(octahedra: &Octahedra, axis: usize) -> Vec<Row> {
+    let view = octahedra.view();
+    (0..octahedra.len())
+        .map(|i| octahedron_row(core::array::from_fn(|k| view.lane(k, i)), axis))
+        .collect()
 }
 
 /// The rows of `boxes` swept along `axis` (`a`, the others `b < c`): min a, b, c, max a, b, c.

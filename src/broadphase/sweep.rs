@@ -56,19 +56,13 @@ fn scan_into<V: Lanes, const SHAPE: u8>(
 ) -> (usize, Option<usize>) {
     let per_chunk = Chunk::LANES / V::N;
     let all = all_lanes::<V>();
-    // Opaque to the optimiser, so that the splats and column pointers below are made here, per
-    // call, and live only through this call's loop (which makes no call): hoisted out of
-    // `scan`'s loop they lived across its hit callbacks, and the block loop reloaded every splat
-    // and pointer from the stack.
+    // Opaque to the optimiser, so that the splats below are made here, per call, and live only
+    // through this call's loop (which makes no call): hoisted out of `scan`'s loop they lived
+    // across its hit callbacks, and the block loop reloaded every splat from the stack.
     let (q, set) = core::hint::black_box((q, set));
     let max_x = V::splat(q[if SHAPE == OCTAHEDRA { 5 } else { 3 }]);
     let qs: [V; ROW] = splat_row(q);
-    // Every column cut to min x's length: one bounds check per block serves them all.
-    let chunks = set.cols[MIN_X].len();
-    let cols: [&[Chunk]; ROW] = core::array::from_fn(|k| {
-        let col = &set.cols[k][..];
-        if col.is_empty() { col } else { &col[..chunks] }
-    });
+    let data = &set.data[..];
     let mut b = from / V::N;
     // Lanes before `from` in the first block are not candidates.
     let mut lanes = (all << (from % V::N)) & all;
@@ -78,8 +72,10 @@ fn scan_into<V: Lanes, const SHAPE: u8>(
             return (n, Some(b * V::N + lanes.trailing_zeros() as usize));
         }
         let (c, j) = (b / per_chunk, b % per_chunk);
-        let x_in = V::load(&cols[MIN_X][c], j).le(max_x);
-        let exact = exact_test::<V, SHAPE>(&qs, &cols, c, j);
+        // The chunk's columns: one bounds check for the block's loads.
+        let cols = chunk_columns::<SHAPE>(data, c);
+        let x_in = V::load(&cols[MIN_X], j).le(max_x);
+        let exact = exact_test::<V, SHAPE>(&qs, cols, j);
         let bits = V::bits(V::and(x_in, exact)) & lanes;
         // Branch-free: the writer stores a whole block's slots and counts the hits.
         let slots: &mut [u32; 16] = (&mut buf[n..n + 16]).try_into().expect("16 slots");
@@ -91,6 +87,14 @@ fn scan_into<V: Lanes, const SHAPE: u8>(
         b += 1;
     }
     (n, None)
+}
+
+/// The columns of chunk `c` of a set of shape `SHAPE` (its `data`): one bounds check, after
+/// which the block's loads (at constant column indices below the constant length) need none.
+#[inline(always)]
+fn chunk_columns<const SHAPE: u8>(data: &[Chunk], c: usize) -> &[Chunk] {
+    let cols = if SHAPE == OCTAHEDRA { 10 } else { 6 };
+    &data[c * cols..(c + 1) * cols]
 }
 
 /// Shape codes of the sweep's const parameter.
@@ -122,19 +126,14 @@ fn splat_row<V: Lanes>(q: Row) -> [V; ROW] {
 /// (`kernel::spheres_overlap`); octahedra, the crate's exact octahedron test (the eight
 /// comparisons and `kernel::intersection_sums_meet`, as `Octahedra::hits` evaluates them).
 #[inline(always)]
-fn exact_test<V: Lanes, const SHAPE: u8>(
-    q: &[V; ROW],
-    cols: &[&[Chunk]; ROW],
-    c: usize,
-    j: usize,
-) -> V::Mask {
-    // Block `j` of chunk `c` of column `k` (a function, not a closure: closures returning lane
-    // values do not reliably inline into the AVX2 entry point).
+fn exact_test<V: Lanes, const SHAPE: u8>(q: &[V; ROW], cols: &[Chunk], j: usize) -> V::Mask {
+    // Column `k` of the block (a function, not a closure: closures returning lane values do not
+    // reliably inline into the AVX2 entry point).
     #[inline(always)]
-    fn at<V: Lanes>(cols: &[&[Chunk]; ROW], k: usize, c: usize, j: usize) -> V {
-        V::load(&cols[k][c], j)
+    fn at<V: Lanes>(cols: &[Chunk], k: usize, j: usize) -> V {
+        V::load(&cols[k], j)
     }
-    let ld = |k: usize| -> V { at::<V>(cols, k, c, j) };
+    let ld = |k: usize| -> V { at::<V>(cols, k, j) };
     match SHAPE {
         SPHERES => {
             // Columns: min x, x, y, max x, z, r.
@@ -192,8 +191,7 @@ fn window_into<V: Lanes>(
     let all = all_lanes::<V>();
     let (min_x, min_y, min_z) = (V::splat(q[0]), V::splat(q[1]), V::splat(q[2]));
     let (max_x, max_y, max_z) = (V::splat(q[3]), V::splat(q[4]), V::splat(q[5]));
-    let col = |k: usize| &set.cols[k][..];
-    let (c0, c1, c2, c3, c4, c5) = (col(0), col(1), col(2), col(3), col(4), col(5));
+    let data = &set.data[..];
     let mut b = range.start / V::N;
     let mut lanes = (all << (range.start % V::N)) & all;
     let end_block = range.end.div_ceil(V::N);
@@ -206,8 +204,17 @@ fn window_into<V: Lanes>(
             lanes &= all >> ((b + 1) * V::N - range.end);
         }
         let (c, j) = (b / per_chunk, b % per_chunk);
-        let b_min = [V::load(&c0[c], j), V::load(&c1[c], j), V::load(&c2[c], j)];
-        let b_max = [V::load(&c3[c], j), V::load(&c4[c], j), V::load(&c5[c], j)];
+        let cols = chunk_columns::<BOXES>(data, c);
+        let b_min = [
+            V::load(&cols[0], j),
+            V::load(&cols[1], j),
+            V::load(&cols[2], j),
+        ];
+        let b_max = [
+            V::load(&cols[3], j),
+            V::load(&cols[4], j),
+            V::load(&cols[5], j),
+        ];
         let hit = box_overlaps([min_x, min_y, min_z], [max_x, max_y, max_z], b_min, b_max);
         let mut bits = V::bits(hit) & lanes;
         while bits != 0 {
@@ -219,42 +226,6 @@ fn window_into<V: Lanes>(
         b += 1;
     }
     (n, range.end)
-}
-
-/// The complete sweep over the sorted positions `range` of one set: every overlapping pair whose
-/// first box (in sorted order) lies in `range`, as `(smaller index, larger index)`, in sweep
-/// order.
-pub(super) struct Complete<'a, F: FnMut(u32, u32)> {
-    pub(super) set: &'a SortedBoxes,
-    pub(super) range: Range<usize>,
-    pub(super) pair: F,
-}
-
-impl<F: FnMut(u32, u32)> WithLanes for &mut Complete<'_, F> {
-    type Output = ();
-    #[inline(always)]
-    fn run<V: Lanes>(self) {
-        match self.set.shape {
-            Shape::Boxes => self.sweep::<V, BOXES>(),
-            Shape::Spheres => self.sweep::<V, SPHERES>(),
-            Shape::Octahedra => self.sweep::<V, OCTAHEDRA>(),
-        }
-    }
-}
-
-impl<F: FnMut(u32, u32)> Complete<'_, F> {
-    #[inline(always)]
-    fn sweep<V: Lanes, const SHAPE: u8>(&mut self) {
-        let set = self.set;
-        for s in self.range.clone() {
-            let a = set.perm[s];
-            let pair = &mut self.pair;
-            scan::<V, SHAPE>(set, set.row(s), s + 1, |t| {
-                let b = set.perm[t];
-                if a < b { pair(a, b) } else { pair(b, a) }
-            });
-        }
-    }
 }
 
 /// The bipartite sweep over one stretch of the merged order of two sets: `a[a_range]` and
