@@ -15,7 +15,7 @@ mod common;
 #[path = "common/sweep_order.rs"]
 mod sweep_order;
 
-use bvlanes::broadphase::{self, Partition, Sweep, SweepAxis};
+use bvlanes::broadphase::{self, CollisionFilter, Filtered, Partition, Sweep, SweepAxis};
 use bvlanes::{Aabb, Aabbs, Backend, BvError};
 use common::TestRng;
 use sweep_order::assert_sweep_order;
@@ -386,6 +386,106 @@ fn lattice(rng: &mut TestRng, n: usize) -> Vec<Aabb> {
 // =================================================================================================
 // Random scenes
 // =================================================================================================
+
+/// A random collision filter's bit set: mostly one or two of four group bits, sometimes none,
+/// all, or a pattern that is a NaN, an infinity or a negative zero as an `f32` (the sweep carries
+/// filters in float lanes).
+fn random_bits(rng: &mut TestRng) -> u32 {
+    match rng.below(12) {
+        0 => 0,
+        1 => u32::MAX,
+        2 => 0x7fc0_0000,
+        3 => 0xff80_0001,
+        4 => 0x8000_0000,
+        5 => 0xff80_0000,
+        _ => 1 << rng.below(4) | 1 << rng.below(4),
+    }
+}
+
+fn random_filters(rng: &mut TestRng, n: usize) -> Vec<CollisionFilter> {
+    (0..n)
+        .map(|_| CollisionFilter::new(random_bits(rng), random_bits(rng)))
+        .collect()
+}
+
+#[test]
+fn collision_filters_remove_exactly_the_rejected_pairs() {
+    let mut rng = TestRng::named(11, "filters");
+    let mut kept = 0;
+    for n in (0..=67).chain(long_lengths(false).iter().copied()) {
+        let items = terdiman(&mut rng, n, 1.0);
+        let filters = random_filters(&mut rng, n);
+        let boxes = boxes_of(&items);
+        let set = Filtered::new(&boxes, &filters).expect("one filter per box");
+        let allowed = |&(i, j): &Pair| filters[i as usize].accepts(&filters[j as usize]);
+        let want: Vec<Pair> = brute_complete(&items).into_iter().filter(allowed).collect();
+        kept += want.len();
+        // The unfiltered sweep's order with the rejected pairs left out.
+        let order: Vec<Pair> = Sweep::new()
+            .complete_pairs(&boxes)
+            .into_iter()
+            .filter(allowed)
+            .collect();
+        let what = format!("filtered terdiman, n = {n}");
+        for (on, sweep) in sweeps() {
+            let got = sweep.complete_pairs(&set);
+            check_set(&what, &on, &got, &want, &items, &items);
+            check_same_vec(&what, &on, "the unfiltered order", &got, &order);
+            let mut each = Vec::new();
+            sweep.for_each_complete_pair(&set, |i, j| each.push((i, j)));
+            check_same_vec(&what, &format!("{on} (for_each)"), &on, &each, &got);
+        }
+        // Bipartite, both sides filtered: a large other side (swept) and a small one (at most
+        // 128 elements: one batch of queries, the filters applied to its pairs).
+        for k in [n, n.min(50)] {
+            let other = terdiman(&mut rng, k, 1.0);
+            let other_filters = random_filters(&mut rng, k);
+            let other_boxes = boxes_of(&other);
+            let b = Filtered::new(&other_boxes, &other_filters).expect("one filter per box");
+            let want: Vec<Pair> = brute_bipartite(&items, &other)
+                .into_iter()
+                .filter(|&(i, j)| filters[i as usize].accepts(&other_filters[j as usize]))
+                .collect();
+            let order: Vec<Pair> = Sweep::new()
+                .bipartite_pairs(&boxes, &other_boxes)
+                .into_iter()
+                .filter(|&(i, j)| filters[i as usize].accepts(&other_filters[j as usize]))
+                .collect();
+            for (on, sweep) in sweeps() {
+                let got = sweep.bipartite_pairs(&set, &b);
+                check_set(
+                    &format!("{what}, bipartite k {k}"),
+                    &on,
+                    &got,
+                    &want,
+                    &items,
+                    &other,
+                );
+                check_same_vec(&what, &on, "the unfiltered order", &got, &order);
+            }
+        }
+    }
+    assert!(
+        kept > 100,
+        "the filtered scenes are not trivial: {kept} pairs"
+    );
+}
+
+#[test]
+fn a_filter_count_other_than_the_set_length_is_an_error() {
+    let boxes = boxes_of(&[Aabb::new([0.0; 3], [1.0; 3]); 3]);
+    let two = [CollisionFilter::ALL; 2];
+    assert_eq!(
+        Filtered::new(&boxes, &two).unwrap_err(),
+        BvError::LengthMismatch { left: 3, right: 2 }
+    );
+    let none = CollisionFilter::new(0, u32::MAX);
+    let filters = [CollisionFilter::ALL, none, CollisionFilter::ALL];
+    let set = Filtered::new(&boxes, &filters).unwrap();
+    assert_eq!(broadphase::complete_pairs(&set), [(0, 2)]);
+    assert_eq!(set.filters(), &filters);
+    assert_eq!(set.set().len(), 3);
+}
 
 #[test]
 fn terdiman_scenes_equal_the_brute_force() {

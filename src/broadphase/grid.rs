@@ -20,7 +20,7 @@
 //! reported. Pairs therefore come in exactly the one-axis sweep's order.
 
 use super::sorted::{Row, Shape, SortedBoxes, side_extent};
-use super::sweep::{BOXES, OCTAHEDRA, SPHERES, scan};
+use super::sweep::{code, scan, with_code};
 use crate::lanes::{Chunk, Lanes, WithLanes};
 use core::ops::Range;
 
@@ -110,6 +110,7 @@ impl Cells {
     /// automatic choice of [`grid_for`]).
     pub(super) fn build(
         shape: Shape,
+        filtered: bool,
         axis: usize,
         rows: &[Row],
         order: Vec<u32>,
@@ -156,7 +157,7 @@ impl Cells {
             *f = *starts.last().expect("pushed");
         }
         // The listings, in sweep order within each cell.
-        let mut set = SortedBoxes::padded(shape, end);
+        let mut set = SortedBoxes::padded(shape, filtered, end);
         for (s, &i) in order.iter().enumerate() {
             let row = &rows[i as usize];
             let sp = span(s);
@@ -277,11 +278,7 @@ impl<F: FnMut(u32, u32)> WithLanes for &mut CompleteCells<'_, F> {
     type Output = ();
     #[inline(always)]
     fn run<V: Lanes>(self) {
-        match self.cells.set.shape {
-            Shape::Boxes => self.sweep::<V, BOXES>(),
-            Shape::Spheres => self.sweep::<V, SPHERES>(),
-            Shape::Octahedra => self.sweep::<V, OCTAHEDRA>(),
-        }
+        with_code!(code(&self.cells.set), self.sweep::<V>())
     }
 }
 
@@ -338,11 +335,12 @@ impl<F: FnMut(u32, u32)> CompleteCells<'_, F> {
 /// The partitioned complete sweep against the unpartitioned one on spheres and octahedra (the
 /// boxes are tested in `tests/broadphase.rs`): the same `Vec`, order included, on every backend,
 /// for fixed grids and the automatic one, on random scenes and degenerate ones (every element at
-/// one point, on one plane, one huge among small ones, radii whose widened extents overflow).
+/// one point, on one plane, one huge among small ones, radii whose widened extents overflow);
+/// with collision filters, the same `Vec` without the pairs the filters reject.
 #[cfg(test)]
 mod tests {
     use crate::Backend;
-    use crate::broadphase::{Partition, Sweep};
+    use crate::broadphase::{CollisionFilter, Filtered, Partition, Sweep};
     use crate::primitive::{Aabb, Octahedron, Sphere};
     use crate::soa::{Octahedra, Spheres};
 
@@ -398,7 +396,7 @@ mod tests {
 
     #[test]
     #[cfg_attr(miri, ignore = "the radix sort's buckets are slow under Miri")]
-    fn partitioned_spheres_and_octahedra_equal_the_unpartitioned_sweep() {
+    fn partitioned_and_filtered_spheres_and_octahedra_equal_the_unpartitioned_sweep() {
         for (k, scene) in scenes().into_iter().enumerate() {
             let spheres = Spheres::from_slice(&scene).unwrap();
             let tets: Vec<Octahedron> = scene
@@ -427,16 +425,35 @@ mod tests {
                 plain.complete_pairs(&octahedra),
             );
             assert!(!want_s.is_empty() && !want_o.is_empty(), "scene {k}");
+            // Collision filters: one of three groups each, colliding with two of them.
+            let filters: Vec<CollisionFilter> = (0..scene.len())
+                .map(|i| CollisionFilter::new(1 << (i % 3), 0b111 ^ (1 << (i * 7 % 3))))
+                .collect();
+            let allowed = |p: &&(u32, u32)| filters[p.0 as usize].accepts(&filters[p.1 as usize]);
+            let fs = Filtered::new(&spheres, &filters).unwrap();
+            let fo = Filtered::new(&octahedra, &filters).unwrap();
+            let want_fs: Vec<_> = want_s.iter().filter(allowed).copied().collect();
+            let want_fo: Vec<_> = want_o.iter().filter(allowed).copied().collect();
+            assert!(
+                want_fs.len() < want_s.len(),
+                "scene {k}: the filters remove pairs"
+            );
             for s in sweeps() {
-                assert_eq!(
-                    s.complete_pairs(&spheres),
-                    want_s,
-                    "spheres, scene {k}, {s:?}"
-                );
+                assert_eq!(s.complete_pairs(&spheres), want_s, "spheres, {k}, {s:?}");
                 assert_eq!(
                     s.complete_pairs(&octahedra),
                     want_o,
-                    "octahedra, scene {k}, {s:?}"
+                    "octahedra, {k}, {s:?}"
+                );
+                assert_eq!(
+                    s.complete_pairs(&fs),
+                    want_fs,
+                    "filtered spheres, {k}, {s:?}"
+                );
+                assert_eq!(
+                    s.complete_pairs(&fo),
+                    want_fo,
+                    "filtered octahedra, {k}, {s:?}"
                 );
             }
         }

@@ -82,7 +82,7 @@ impl SweepAndPrune {
                 repair_order(core::mem::take(&mut self.order), keys).unwrap_or_else(|| {
                     radix_sort(&(0..rows.len() as u32).map(keys).collect::<Vec<_>>())
                 });
-            let set = SortedBoxes::from_order(Shape::Boxes, &rows, self.order.clone());
+            let set = SortedBoxes::from_order(Shape::Boxes, false, &rows, self.order.clone());
             let mut is_moved = vec![false; rows.len()];
             for &m in &moved {
                 is_moved[m as usize] = true;

@@ -10,10 +10,11 @@ use crate::soa::{Aabbs, Octahedra, Spheres};
 /// swept by.
 pub(super) const MIN_X: usize = 0;
 
-/// The most columns a shape's rows have.
-pub(super) const ROW: usize = 10;
+/// The most columns a row has: an octahedron's ten and a collision filter's two.
+pub(super) const ROW: usize = 12;
 
-/// One element's sweep row (columns past its shape's count are zero).
+/// One element's sweep row: its shape's columns, then, in a filtered set, its collision filter's
+/// group and mask as `f32` bit patterns (columns past those are zero).
 pub(super) type Row = [f32; ROW];
 
 /// What the columns of a [`SortedBoxes`] hold.
@@ -41,34 +42,43 @@ impl Shape {
 }
 
 /// A set of boxes (or spheres, octahedra) in ascending (min x, index) order, in chunk-major
-/// SoA ("AoSoA"): the 16 elements of chunk `c` have their column `k` in `data[c * columns + k]`,
+/// SoA ("AoSoA"): the 16 elements of chunk `c` have their column `k` in `data[c * stride + k]`,
 /// so a block's columns are adjacent in memory and a scan reads one stream.
 pub struct SortedBoxes {
     /// What the columns hold.
     pub(super) shape: Shape,
+    /// Whether the rows end in a collision filter (two more columns).
+    pub(super) filtered: bool,
     /// `perm[s]` is the original index of the box at sorted position `s` (for a
     /// [`padded`](Self::padded) set, what [`put`](Self::put) wrote).
     pub(super) perm: Vec<u32>,
-    /// The shape's columns ([`Shape::columns`] per chunk), `(len + 1).div_ceil(16)` chunks
-    /// (at least one padding lane); padding lanes hold NaN in min x (so no padding lane passes
-    /// the sweep's x test and every scan stops there) and 0 elsewhere.
+    /// The columns ([`stride`](Self::stride) per chunk), `(len + 1).div_ceil(16)` chunks (at
+    /// least one padding lane); padding lanes hold NaN in min x (so no padding lane passes the
+    /// sweep's x test and every scan stops there) and 0 elsewhere.
     pub(super) data: Vec<Chunk>,
     /// Number of boxes.
     pub(super) len: usize,
 }
 
 impl SortedBoxes {
-    /// Sorts `rows` (of `shape`; column 0: min x) by (min x, index) and copies them.
-    pub(super) fn sort(shape: Shape, rows: &[Row]) -> SortedBoxes {
-        SortedBoxes::from_order(shape, rows, sweep_order(rows))
+    /// Sorts `rows` (of `shape`, `filtered` or not; column 0: min x) by (min x, index) and
+    /// copies them.
+    pub(super) fn sort(shape: Shape, filtered: bool, rows: &[Row]) -> SortedBoxes {
+        SortedBoxes::from_order(shape, filtered, rows, sweep_order(rows))
     }
 
     /// Copies `rows` in the order `perm` (a permutation of their indices, ascending by (min x,
     /// index)).
-    pub(super) fn from_order(shape: Shape, rows: &[Row], perm: Vec<u32>) -> SortedBoxes {
+    pub(super) fn from_order(
+        shape: Shape,
+        filtered: bool,
+        rows: &[Row],
+        perm: Vec<u32>,
+    ) -> SortedBoxes {
         debug_assert_eq!(perm.len(), rows.len());
         let len = perm.len();
-        let mut set = SortedBoxes::padded(shape, (len + 1).next_multiple_of(Chunk::LANES));
+        let lanes = (len + 1).next_multiple_of(Chunk::LANES);
+        let mut set = SortedBoxes::padded(shape, filtered, lanes);
         for (s, &i) in perm.iter().enumerate() {
             set.put(s, &rows[i as usize], i);
         }
@@ -77,29 +87,39 @@ impl SortedBoxes {
         set
     }
 
-    /// `len` padding lanes (NaN in min x, 0 elsewhere; `perm` 0) of `shape`'s columns, whole
-    /// chunks, to be filled by [`put`](Self::put).
-    pub(super) fn padded(shape: Shape, len: usize) -> SortedBoxes {
+    /// `len` padding lanes (NaN in min x, 0 elsewhere; `perm` 0), whole chunks, to be filled by
+    /// [`put`](Self::put).
+    pub(super) fn padded(shape: Shape, filtered: bool, len: usize) -> SortedBoxes {
         debug_assert_eq!(len % Chunk::LANES, 0);
-        let cols = shape.columns();
-        let mut data = vec![Chunk([0.0; Chunk::LANES]); len / Chunk::LANES * cols];
-        for c in data.iter_mut().step_by(cols) {
+        let stride = columns(shape, filtered);
+        let mut data = vec![Chunk([0.0; Chunk::LANES]); len / Chunk::LANES * stride];
+        for c in data.iter_mut().step_by(stride) {
             *c = Chunk([f32::NAN; Chunk::LANES]);
         }
         SortedBoxes {
             shape,
+            filtered,
             perm: vec![0; len],
             data,
             len,
         }
     }
 
+    /// Columns per chunk.
+    #[inline(always)]
+    pub(super) fn stride(&self) -> usize {
+        columns(self.shape, self.filtered)
+    }
+
     /// Writes `row` and `perm` value `p` to lane `s`.
     #[inline]
     pub(super) fn put(&mut self, s: usize, row: &Row, p: u32) {
-        let cols = self.shape.columns();
+        let stride = self.stride();
         let (c, l) = (s / Chunk::LANES, s % Chunk::LANES);
-        for (k, chunk) in self.data[c * cols..(c + 1) * cols].iter_mut().enumerate() {
+        for (k, chunk) in self.data[c * stride..(c + 1) * stride]
+            .iter_mut()
+            .enumerate()
+        {
             chunk.0[l] = row[k];
         }
         self.perm[s] = p;
@@ -108,7 +128,7 @@ impl SortedBoxes {
     /// Column `k` of the box at sorted position `s < len`.
     #[inline(always)]
     pub(super) fn get(&self, k: usize, s: usize) -> f32 {
-        self.data[s / Chunk::LANES * self.shape.columns() + k].0[s % Chunk::LANES]
+        self.data[s / Chunk::LANES * self.stride() + k].0[s % Chunk::LANES]
     }
 
     /// The first sorted position whose min x fails `below` (a binary search: min x ascends).
@@ -128,14 +148,20 @@ impl SortedBoxes {
     /// The row at sorted position `s < len` (zero past the shape's columns).
     #[inline(always)]
     pub(super) fn row(&self, s: usize) -> Row {
-        let cols = self.shape.columns();
+        let stride = self.stride();
         let (c, l) = (s / Chunk::LANES, s % Chunk::LANES);
         let mut row = [0.0; ROW];
-        for (v, chunk) in row.iter_mut().zip(&self.data[c * cols..(c + 1) * cols]) {
+        for (v, chunk) in row.iter_mut().zip(&self.data[c * stride..(c + 1) * stride]) {
             *v = chunk.0[l];
         }
         row
     }
+}
+
+/// Columns per element of `shape`'s rows, `filtered` or not.
+#[inline(always)]
+pub(super) fn columns(shape: Shape, filtered: bool) -> usize {
+    shape.columns() + if filtered { 2 } else { 0 }
 }
 
 /// The extent of an element of `shape` with sweep row `r` (for sweep axis `axis`) along the two
@@ -241,6 +267,8 @@ pub(super) fn octahedron_row(t: [f32; 8], axis: usize) -> Row {
         t[5],
         t[6],
         t[7],
+        0.0,
+        0.0,
     ]
 }
 
@@ -316,6 +344,8 @@ pub(super) fn sphere_row([x, y, z, r]: [f32; 4], axis: usize) -> Row {
         f32_at_least(af + reach),
         z,
         r,
+        0.0,
+        0.0,
         0.0,
         0.0,
         0.0,

@@ -60,7 +60,7 @@ fn scan_into<V: Lanes, const SHAPE: u8>(
     // through this call's loop (which makes no call): hoisted out of `scan`'s loop they lived
     // across its hit callbacks, and the block loop reloaded every splat from the stack.
     let (q, set) = core::hint::black_box((q, set));
-    let max_x = V::splat(q[if SHAPE == OCTAHEDRA { 5 } else { 3 }]);
+    let max_x = V::splat(q[if SHAPE & 3 == OCTAHEDRA { 5 } else { 3 }]);
     let qs: [V; ROW] = splat_row(q);
     let data = &set.data[..];
     let mut b = from / V::N;
@@ -89,20 +89,56 @@ fn scan_into<V: Lanes, const SHAPE: u8>(
     (n, None)
 }
 
-/// The columns of chunk `c` of a set of shape `SHAPE` (its `data`): one bounds check, after
+/// The columns of chunk `c` of a set of shape code `SHAPE` (its `data`): one bounds check, after
 /// which the block's loads (at constant column indices below the constant length) need none.
 #[inline(always)]
 fn chunk_columns<const SHAPE: u8>(data: &[Chunk], c: usize) -> &[Chunk] {
-    let cols = if SHAPE == OCTAHEDRA { 10 } else { 6 };
-    &data[c * cols..(c + 1) * cols]
+    let stride = stride(SHAPE);
+    &data[c * stride..(c + 1) * stride]
 }
 
-/// Shape codes of the sweep's const parameter.
+/// Shape codes of the sweep's const parameter: the shape in the low two bits, [`FILTERED`] above.
 pub(super) const BOXES: u8 = 0;
 /// Spheres (see `sorted::sphere_row`).
 pub(super) const SPHERES: u8 = 1;
 /// Octahedra (see `sorted::octahedron_row`).
 pub(super) const OCTAHEDRA: u8 = 2;
+/// The rows end in a collision filter (group, mask).
+pub(super) const FILTERED: u8 = 4;
+
+/// The shape code of a set.
+#[inline]
+pub(super) fn code(set: &SortedBoxes) -> u8 {
+    let shape = match set.shape {
+        Shape::Boxes => BOXES,
+        Shape::Spheres => SPHERES,
+        Shape::Octahedra => OCTAHEDRA,
+    };
+    shape | if set.filtered { FILTERED } else { 0 }
+}
+
+/// Calls `$job.$method::<$v, CODE>()` with the const shape code `CODE` equal to `$code` (one arm
+/// per shape, filtered or not).
+macro_rules! with_code {
+    ($code:expr, $job:ident . $method:ident :: <$v:ident>()) => {
+        match $code {
+            0 => $job.$method::<$v, 0>(),
+            1 => $job.$method::<$v, 1>(),
+            2 => $job.$method::<$v, 2>(),
+            4 => $job.$method::<$v, 4>(),
+            5 => $job.$method::<$v, 5>(),
+            _ => $job.$method::<$v, 6>(),
+        }
+    };
+}
+pub(super) use with_code;
+
+/// Columns per chunk of shape code `code`.
+#[inline(always)]
+const fn stride(code: u8) -> usize {
+    let shape = if code & 3 == OCTAHEDRA { 10 } else { 6 };
+    shape + if code & FILTERED != 0 { 2 } else { 0 }
+}
 
 /// Every value of a row splatted.
 #[inline(always)]
@@ -118,6 +154,8 @@ fn splat_row<V: Lanes>(q: Row) -> [V; ROW] {
         V::splat(q[7]),
         V::splat(q[8]),
         V::splat(q[9]),
+        V::splat(q[10]),
+        V::splat(q[11]),
     ]
 }
 
@@ -134,7 +172,7 @@ fn exact_test<V: Lanes, const SHAPE: u8>(q: &[V; ROW], cols: &[Chunk], j: usize)
         V::load(&cols[k], j)
     }
     let ld = |k: usize| -> V { at::<V>(cols, k, j) };
-    match SHAPE {
+    let shape = match SHAPE & 3 {
         SPHERES => {
             // Columns: min x, x, y, max x, z, r.
             spheres_overlap([ld(1), ld(2), ld(4)], ld(5), [q[1], q[2], q[4]], q[5])
@@ -154,7 +192,16 @@ fn exact_test<V: Lanes, const SHAPE: u8>(q: &[V; ROW], cols: &[Chunk], j: usize)
             let z_in = V::and(ld(2).le(q[5]), q[2].le(ld(5)));
             V::and(y_in, z_in)
         }
+    };
+    if SHAPE & FILTERED == 0 {
+        return shape;
     }
+    // The collision filters after the shape's columns: the pair is reported iff
+    // `group_t & mask_q != 0 && group_q & mask_t != 0`.
+    let g = stride(SHAPE & 3);
+    let (group, mask) = (ld(g), ld(g + 1));
+    let filter = V::and(group.test_bits(q[g + 1]), q[g].test_bits(mask));
+    V::and(shape, filter)
 }
 
 /// Calls `hit(t)` for every box at sorted position `t` in `range` that overlaps `q` (closed, on
@@ -246,11 +293,7 @@ impl<F: FnMut(u32, u32)> WithLanes for &mut Bipartite<'_, F> {
     type Output = ();
     #[inline(always)]
     fn run<V: Lanes>(self) {
-        match self.a.shape {
-            Shape::Boxes => self.sweep::<V, BOXES>(),
-            Shape::Spheres => self.sweep::<V, SPHERES>(),
-            Shape::Octahedra => self.sweep::<V, OCTAHEDRA>(),
-        }
+        with_code!(code(self.a), self.sweep::<V>())
     }
 }
 

@@ -102,6 +102,16 @@ impl Lanes for F32x8 {
         unsafe { _mm256_cmp_ps::<_CMP_LT_OQ>(self.0, o.0) }
     }
     #[inline(always)]
+    fn test_bits(self, o: Self) -> __m256 {
+        // SAFETY: AVX2 is present (module safety model). Integer AND of the bit patterns, lanes
+        // equal to zero set, then inverted: all ones where the AND is non-zero.
+        unsafe {
+            let and = _mm256_and_si256(_mm256_castps_si256(self.0), _mm256_castps_si256(o.0));
+            let zero = _mm256_cmpeq_epi32(and, _mm256_setzero_si256());
+            _mm256_castsi256_ps(_mm256_xor_si256(zero, _mm256_set1_epi32(-1)))
+        }
+    }
+    #[inline(always)]
     fn and(a: __m256, b: __m256) -> __m256 {
         // SAFETY: AVX is present (module safety model).
         unsafe { _mm256_and_ps(a, b) }

@@ -100,6 +100,12 @@ impl Lanes for F32x16 {
         unsafe { _mm512_cmp_ps_mask::<_CMP_LT_OQ>(self.0, o.0) }
     }
     #[inline(always)]
+    fn test_bits(self, o: Self) -> __mmask16 {
+        // SAFETY: AVX-512F is present (module safety model). `vptestmd`: bit set where the
+        // lanes' AND is non-zero.
+        unsafe { _mm512_test_epi32_mask(_mm512_castps_si512(self.0), _mm512_castps_si512(o.0)) }
+    }
+    #[inline(always)]
     fn and(a: __mmask16, b: __mmask16) -> __mmask16 {
         a & b
     }
@@ -204,7 +210,8 @@ mod tests {
             let le = F32x16::bits(va.le(vb));
             let lt = F32x16::bits(va.lt(vb));
             let both = F32x16::bits(F32x16::and(va.le(vb), vb.lt(va)));
-            assert!(le < 1 << 16 && lt < 1 << 16 && both < 1 << 16);
+            let test = F32x16::bits(va.test_bits(vb));
+            assert!(le < 1 << 16 && lt < 1 << 16 && both < 1 << 16 && test < 1 << 16);
             for i in 0..16 {
                 let (a, b) = (F32x1::load(&ca, i), F32x1::load(&cb, i));
                 let want = [
@@ -225,6 +232,7 @@ mod tests {
                 assert_eq!(le >> i & 1, F32x1::bits(a.le(b)));
                 assert_eq!(lt >> i & 1, F32x1::bits(a.lt(b)));
                 assert_eq!(both >> i & 1, F32x1::bits(F32x1::and(a.le(b), b.lt(a))));
+                assert_eq!(test >> i & 1, F32x1::bits(a.test_bits(b)));
             }
         }
         for bits in 0u32..0x3_0000 {

@@ -89,6 +89,10 @@ pub trait Lanes: Copy {
     fn le(self, o: Self) -> Self::Mask;
     /// Lane-wise `self < o` (false when either is NaN).
     fn lt(self, o: Self) -> Self::Mask;
+    /// Lane-wise `self.to_bits() & o.to_bits() != 0`: whether the two lanes' bit patterns share
+    /// a set bit (the lanes carry `u32` bit sets, such as collision filters, as `f32` bit
+    /// patterns; no float operation touches them, so NaN patterns pass through unchanged).
+    fn test_bits(self, o: Self) -> Self::Mask;
     /// Lane-wise AND of two masks.
     fn and(a: Self::Mask, b: Self::Mask) -> Self::Mask;
     /// Bit `i` of the result is lane `i` of the mask.
@@ -196,4 +200,67 @@ pub(crate) fn prefetch(chunk: &Chunk) {
     }
     #[cfg(not(target_arch = "x86_64"))]
     let _ = chunk;
+}
+
+/// [`Lanes::test_bits`] on every available tier against the scalar tier's, on bit patterns that
+/// are NaNs, infinities, signed zeros, subnormals and single bits (the collision filters the
+/// broadphase carries in `f32` lanes).
+#[cfg(test)]
+mod tests {
+    use super::{Backend, Chunk, Lanes, WithLanes, dispatch};
+
+    const PATTERNS: [u32; 16] = [
+        0,
+        1,
+        0x8000_0000,
+        0xffff_ffff,
+        0x7fc0_0000,
+        0xffc0_0001,
+        0x7f80_0000,
+        0xff80_0000,
+        0x0000_0001,
+        0x0040_0000,
+        0x3f80_0000,
+        0xbf80_0000,
+        0x5555_5555,
+        0xaaaa_aaaa,
+        0x0001_0000,
+        0x8000_0001,
+    ];
+
+    /// Bit `i` of chunk-lane `i`'s `a[i] test_bits b[i]`, per block, on tier `V`.
+    struct TestBits(Chunk, Chunk);
+
+    impl WithLanes for TestBits {
+        type Output = u32;
+        #[inline(always)]
+        fn run<V: Lanes>(self) -> u32 {
+            let mut out = 0;
+            for j in 0..Chunk::LANES / V::N {
+                let m = V::load(&self.0, j).test_bits(V::load(&self.1, j));
+                out |= V::bits(m) << (j * V::N);
+            }
+            out
+        }
+    }
+
+    #[test]
+    fn test_bits_is_the_same_on_every_backend() {
+        for shift in 0..16 {
+            let a = Chunk(PATTERNS.map(f32::from_bits));
+            let b = Chunk(core::array::from_fn(|i| {
+                f32::from_bits(PATTERNS[(i + shift) % 16])
+            }));
+            let want: u32 = (0..16)
+                .map(|i| u32::from(PATTERNS[i] & PATTERNS[(i + shift) % 16] != 0) << i)
+                .sum();
+            for &backend in Backend::available() {
+                assert_eq!(
+                    dispatch(backend, TestBits(a, b)),
+                    want,
+                    "{backend:?} shift {shift}"
+                );
+            }
+        }
+    }
 }

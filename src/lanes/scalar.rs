@@ -61,6 +61,10 @@ impl Lanes for F32x1 {
         self.0 < o.0
     }
     #[inline(always)]
+    fn test_bits(self, o: Self) -> bool {
+        self.0.to_bits() & o.0.to_bits() != 0
+    }
+    #[inline(always)]
     fn and(a: bool, b: bool) -> bool {
         a & b
     }

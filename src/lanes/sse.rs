@@ -87,6 +87,12 @@ impl Lanes for F32x4 {
         self.0.simd_lt(o.0)
     }
     #[inline(always)]
+    fn test_bits(self, o: Self) -> f32x4 {
+        let (a, b): (u32x4, u32x4) = (bytemuck::cast(self.0), bytemuck::cast(o.0));
+        // All ones where the AND is non-zero.
+        bytemuck::cast(!(a & b).simd_eq(u32x4::ZERO))
+    }
+    #[inline(always)]
     fn and(a: f32x4, b: f32x4) -> f32x4 {
         a & b
     }
