@@ -75,8 +75,15 @@ pub enum BvError {
     /// The container would hold more than `u32::MAX` primitives (hit indices are `u32`).
     CapacityExceeded,
     /// The allocator could not provide the memory asked for (from
-    /// [`try_reserve`](crate::Aabbs::try_reserve)).
+    /// [`try_reserve`](crate::Aabbs::try_reserve), or for the pairs of
+    /// [`try_complete_pairs`](crate::broadphase::Sweep::try_complete_pairs)).
     AllocationFailed,
+    /// A broadphase call found more pairs than the caller's limit
+    /// ([`try_complete_pairs`](crate::broadphase::Sweep::try_complete_pairs)).
+    TooManyPairs {
+        /// The limit.
+        limit: usize,
+    },
     /// A bounding volume was asked for an empty set of points.
     NoPoints,
     /// A cluster grid with a zero dimension, a dimension above
@@ -134,6 +141,9 @@ impl fmt::Display for BvError {
                 write!(f, "a container holds at most u32::MAX primitives")
             }
             BvError::AllocationFailed => write!(f, "memory allocation failed"),
+            BvError::TooManyPairs { limit } => {
+                write!(f, "more overlapping pairs than the limit of {limit}")
+            }
             BvError::NoPoints => write!(f, "a bounding volume needs at least one point"),
             BvError::GridDims { dims } => write!(
                 f,

@@ -471,6 +471,78 @@ fn collision_filters_remove_exactly_the_rejected_pairs() {
     );
 }
 
+/// `try_for_each_*` stopped after `k` calls has seen exactly the first `k` pairs of the `Vec`
+/// form, on every configuration; `try_complete_pairs` returns the pairs up to its limit and the
+/// limit error one below.
+#[test]
+fn early_stops_and_bounded_output() {
+    use core::ops::ControlFlow;
+    let mut rng = TestRng::named(12, "early stops");
+    for n in [0, 1, 17, 200, 3000] {
+        let items = terdiman(&mut rng, n, 1.0);
+        let other = terdiman(&mut rng, n / 2 + 1, 1.0);
+        let (boxes, other_boxes) = (boxes_of(&items), boxes_of(&other));
+        let all = Sweep::new().complete_pairs(&boxes);
+        let all_bi = Sweep::new().bipartite_pairs(&boxes, &other_boxes);
+        for (on, sweep) in sweeps() {
+            for k in [1, 2, all.len() / 2, all.len()] {
+                let mut seen = Vec::new();
+                let flow = sweep.try_for_each_complete_pair(&boxes, |i, j| {
+                    seen.push((i, j));
+                    if seen.len() == k {
+                        ControlFlow::Break(seen.len())
+                    } else {
+                        ControlFlow::Continue(())
+                    }
+                });
+                let what = format!("n {n}, stop at {k}");
+                if k <= all.len() && k > 0 {
+                    assert_eq!(flow, ControlFlow::Break(k), "{what} on {on}");
+                    check_same_vec(&what, &on, "complete_pairs", &seen, &all[..k]);
+                } else {
+                    assert_eq!(flow, ControlFlow::Continue(()), "{what} on {on}");
+                    check_same_vec(&what, &on, "complete_pairs", &seen, &all);
+                }
+            }
+            for k in [1, all_bi.len().div_ceil(2)] {
+                let mut seen = Vec::new();
+                let flow = sweep.try_for_each_bipartite_pair(&boxes, &other_boxes, |i, j| {
+                    seen.push((i, j));
+                    if seen.len() == k {
+                        ControlFlow::Break(())
+                    } else {
+                        ControlFlow::Continue(())
+                    }
+                });
+                let want = &all_bi[..k.min(all_bi.len())];
+                assert_eq!(flow.is_break(), k <= all_bi.len() && k > 0, "n {n} on {on}");
+                check_same_vec(
+                    &format!("bipartite n {n}, k {k}"),
+                    &on,
+                    "bipartite_pairs",
+                    &seen,
+                    want,
+                );
+            }
+            assert_eq!(
+                sweep.try_complete_pairs(&boxes, all.len()).as_deref(),
+                Ok(&all[..])
+            );
+            assert_eq!(
+                sweep.try_complete_pairs(&boxes, usize::MAX).as_deref(),
+                Ok(&all[..])
+            );
+            if let Some(limit) = all.len().checked_sub(1) {
+                assert_eq!(
+                    sweep.try_complete_pairs(&boxes, limit),
+                    Err(BvError::TooManyPairs { limit }),
+                    "n {n} on {on}"
+                );
+            }
+        }
+    }
+}
+
 #[test]
 fn a_filter_count_other_than_the_set_length_is_an_error() {
     let boxes = boxes_of(&[Aabb::new([0.0; 3], [1.0; 3]); 3]);

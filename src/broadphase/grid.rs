@@ -265,16 +265,16 @@ pub(super) const MIN_PER_CELL: usize = 256;
 
 /// The complete sweep over the cells: every overlapping pair whose first element (in sorted
 /// order) lies at a sorted position in `range`, as `(smaller index, larger index)`, in sweep
-/// order (see the [module docs](self)). `cursor`: per cell, the lane of its first listing at or
-/// after `range.start` ([`Cells::cursors`]).
-pub(super) struct CompleteCells<'a, F: FnMut(u32, u32)> {
+/// order (see the [module docs](self)), until `pair` returns `false`. `cursor`: per cell, the
+/// lane of its first listing at or after `range.start` ([`Cells::cursors`]).
+pub(super) struct CompleteCells<'a, F: FnMut(u32, u32) -> bool> {
     pub(super) cells: &'a Cells,
     pub(super) range: Range<usize>,
     pub(super) cursor: Vec<usize>,
     pub(super) pair: F,
 }
 
-impl<F: FnMut(u32, u32)> WithLanes for &mut CompleteCells<'_, F> {
+impl<F: FnMut(u32, u32) -> bool> WithLanes for &mut CompleteCells<'_, F> {
     type Output = ();
     #[inline(always)]
     fn run<V: Lanes>(self) {
@@ -282,7 +282,7 @@ impl<F: FnMut(u32, u32)> WithLanes for &mut CompleteCells<'_, F> {
     }
 }
 
-impl<F: FnMut(u32, u32)> CompleteCells<'_, F> {
+impl<F: FnMut(u32, u32) -> bool> CompleteCells<'_, F> {
     #[inline(always)]
     fn sweep<V: Lanes, const SHAPE: u8>(&mut self) {
         let cells = self.cells;
@@ -302,7 +302,9 @@ impl<F: FnMut(u32, u32)> CompleteCells<'_, F> {
                 let ci = usize::from(sp[0]) * gz + usize::from(sp[2]);
                 let at = cursor[ci];
                 cursor[ci] += 1;
-                scan::<V, SHAPE>(set, set.row(at), at + 1, |t| report(set.perm[t]));
+                if !scan::<V, SHAPE>(set, set.row(at), at + 1, |t| report(set.perm[t])) {
+                    return;
+                }
                 continue;
             }
             found.clear();
@@ -321,12 +323,15 @@ impl<F: FnMut(u32, u32)> CompleteCells<'_, F> {
                         {
                             found.push(g);
                         }
+                        true
                     });
                 }
             }
             found.sort_unstable();
             for &g in &found {
-                report(g);
+                if !report(g) {
+                    return;
+                }
             }
         }
     }

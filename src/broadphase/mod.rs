@@ -84,8 +84,10 @@ use crate::lanes::Backend;
 use crate::lanes::dispatch;
 use crate::soa::{Aabbs, Octahedra, Spheres};
 use crate::tasks::{default_threads, run_tasks};
+use core::convert::Infallible;
+use core::ops::ControlFlow;
 use grid::{Cells, CompleteCells};
-use sorted::{Row, Shape};
+use sorted::{Row, Shape, SortedBoxes};
 use sweep::{Bipartite, merged_splits};
 
 /// What the broadphase sweeps: [`Aabbs`] (closed boxes: touching counts), [`Spheres`] (the
@@ -417,27 +419,109 @@ impl Sweep {
     /// Calls `f(i, j)` for every overlapping pair, as [`complete_pairs`](Self::complete_pairs)
     /// lists them (same pairs, same order).
     pub fn for_each_complete_pair<C: Sweepable>(&self, boxes: &C, mut f: impl FnMut(u32, u32)) {
+        let flow = self.try_for_each_complete_pair(boxes, |i, j| {
+            f(i, j);
+            ControlFlow::<Infallible>::Continue(())
+        });
+        debug_assert!(flow.is_continue());
+    }
+
+    /// Calls `f(i, j)` for every overlapping pair, as [`complete_pairs`](Self::complete_pairs)
+    /// lists them, until `f` returns [`ControlFlow::Break`], and returns what it broke with.
+    ///
+    /// On one thread the sweep itself stops there. Split over several threads
+    /// ([`with_threads`](Self::with_threads)), its tasks run to their ends in parallel first and
+    /// only the calls stop.
+    ///
+    /// ```
+    /// use bvlanes::broadphase::Sweep;
+    /// use bvlanes::{Aabb, Aabbs};
+    /// use core::ops::ControlFlow;
+    /// let boxes = Aabbs::from_slice(&[Aabb::new([0.0; 3], [1.0; 3]); 4])?; // six pairs
+    /// let mut seen = 0;
+    /// let first = Sweep::new().try_for_each_complete_pair(&boxes, |i, j| {
+    ///     seen += 1;
+    ///     ControlFlow::Break((i, j))
+    /// });
+    /// assert_eq!((first, seen), (ControlFlow::Break((0, 1)), 1));
+    /// # Ok::<(), bvlanes::BvError>(())
+    /// ```
+    pub fn try_for_each_complete_pair<C: Sweepable, B>(
+        &self,
+        boxes: &C,
+        mut f: impl FnMut(u32, u32) -> ControlFlow<B>,
+    ) -> ControlFlow<B> {
         let cells = self.cells(boxes);
         let tasks = self.tasks(cells.len());
-        if tasks == 1 {
-            let cursor = cells.cursors(&[0]).pop().expect("one cursor set");
-            let range = 0..cells.len();
-            let pair = &mut f;
-            dispatch(
-                self.backend,
-                &mut CompleteCells {
-                    cells: &cells,
-                    range,
-                    cursor,
-                    pair,
-                },
-            );
-            return;
-        }
-        for part in self.complete_tasks(&cells, tasks) {
-            for (i, j) in part {
-                f(i, j);
+        if tasks > 1 {
+            for part in self.complete_tasks(&cells, tasks) {
+                for (i, j) in part {
+                    f(i, j)?;
+                }
             }
+            return ControlFlow::Continue(());
+        }
+        let mut stop = None;
+        let mut job = CompleteCells {
+            cells: &cells,
+            range: 0..cells.len(),
+            cursor: cells.cursors(&[0]).pop().expect("one cursor set"),
+            pair: |i, j| match f(i, j) {
+                ControlFlow::Continue(()) => true,
+                ControlFlow::Break(b) => {
+                    stop = Some(b);
+                    false
+                }
+            },
+        };
+        dispatch(self.backend, &mut job);
+        match stop {
+            Some(b) => ControlFlow::Break(b),
+            None => ControlFlow::Continue(()),
+        }
+    }
+
+    /// [`complete_pairs`](Self::complete_pairs) with bounded output: at most `max_pairs` pairs,
+    /// else an error, never an abort. The sweep runs on the calling thread and stops at the
+    /// first pair past the limit; the output grows with fallible allocations.
+    ///
+    /// # Errors
+    /// [`BvError::TooManyPairs`] if there are more than `max_pairs` pairs;
+    /// [`BvError::AllocationFailed`] if the allocator cannot hold the pairs.
+    ///
+    /// ```
+    /// use bvlanes::broadphase::Sweep;
+    /// use bvlanes::{Aabb, Aabbs, BvError};
+    /// let boxes = Aabbs::from_slice(&[Aabb::new([0.0; 3], [1.0; 3]); 4])?; // six pairs
+    /// let sweep = Sweep::new();
+    /// assert_eq!(sweep.try_complete_pairs(&boxes, 6)?.len(), 6);
+    /// assert_eq!(sweep.try_complete_pairs(&boxes, 5), Err(BvError::TooManyPairs { limit: 5 }));
+    /// # Ok::<(), bvlanes::BvError>(())
+    /// ```
+    pub fn try_complete_pairs<C: Sweepable>(
+        &self,
+        boxes: &C,
+        max_pairs: usize,
+    ) -> Result<Vec<(u32, u32)>, BvError> {
+        let mut out: Vec<(u32, u32)> = Vec::new();
+        let flow = self
+            .with_threads(1)
+            .try_for_each_complete_pair(boxes, |i, j| {
+                if out.len() == max_pairs {
+                    return ControlFlow::Break(BvError::TooManyPairs { limit: max_pairs });
+                }
+                if out.len() == out.capacity() {
+                    let more = out.len().max(1024).min(max_pairs - out.len());
+                    if out.try_reserve(more).is_err() {
+                        return ControlFlow::Break(BvError::AllocationFailed);
+                    }
+                }
+                out.push((i, j));
+                ControlFlow::Continue(())
+            });
+        match flow {
+            ControlFlow::Continue(()) => Ok(out),
+            ControlFlow::Break(e) => Err(e),
         }
     }
 
@@ -453,11 +537,59 @@ impl Sweep {
     /// Calls `f(i, j)` for every overlapping pair, as [`bipartite_pairs`](Self::bipartite_pairs)
     /// lists them (same pairs, same order).
     pub fn for_each_bipartite_pair<C: Sweepable>(&self, a: &C, b: &C, mut f: impl FnMut(u32, u32)) {
-        self.for_each_bipartite_part(a, b, |part| {
-            for (i, j) in part {
-                f(i, j);
-            }
+        let flow = self.try_for_each_bipartite_pair(a, b, |i, j| {
+            f(i, j);
+            ControlFlow::<Infallible>::Continue(())
         });
+        debug_assert!(flow.is_continue());
+    }
+
+    /// Calls `f(i, j)` for every overlapping pair, as [`bipartite_pairs`](Self::bipartite_pairs)
+    /// lists them, until `f` returns [`ControlFlow::Break`], and returns what it broke with. On
+    /// one thread a sweep stops there (a call with a small side, answered as one batch, finds
+    /// its pairs first); see [`try_for_each_complete_pair`](Self::try_for_each_complete_pair).
+    pub fn try_for_each_bipartite_pair<C: Sweepable, B>(
+        &self,
+        a: &C,
+        b: &C,
+        mut f: impl FnMut(u32, u32) -> ControlFlow<B>,
+    ) -> ControlFlow<B> {
+        let axis = self.axis_index(&[a, b]);
+        if self.batches(a, b) {
+            for (i, j) in self.bipartite_batch(a, b, axis) {
+                f(i, j)?;
+            }
+            return ControlFlow::Continue(());
+        }
+        let (sa, sb) = (a.sorted(axis), b.sorted(axis));
+        let tasks = self.tasks(sa.len + sb.len);
+        if tasks > 1 {
+            for part in self.bipartite_tasks(&sa, &sb, tasks) {
+                for (i, j) in part {
+                    f(i, j)?;
+                }
+            }
+            return ControlFlow::Continue(());
+        }
+        let mut stop = None;
+        let mut job = Bipartite {
+            a: &sa,
+            b: &sb,
+            a_range: 0..sa.len,
+            b_range: 0..sb.len,
+            pair: |i, j| match f(i, j) {
+                ControlFlow::Continue(()) => true,
+                ControlFlow::Break(b) => {
+                    stop = Some(b);
+                    false
+                }
+            },
+        };
+        dispatch(self.backend, &mut job);
+        match stop {
+            Some(b) => ControlFlow::Break(b),
+            None => ControlFlow::Continue(()),
+        }
     }
 
     /// Tasks for `len` boxes.
@@ -527,14 +659,17 @@ impl Sweep {
                 cells,
                 range: range.clone(),
                 cursor: cursor.clone(),
-                pair: |i, j| out.push((i, j)),
+                pair: |i, j| {
+                    out.push((i, j));
+                    true
+                },
             };
             dispatch(self.backend, &mut job);
             out
         })
     }
 
-    /// The bipartite sweep's pairs, task by task in order.
+    /// The bipartite call's pairs, task by task in order.
     fn for_each_bipartite_part<C: Sweepable>(
         &self,
         a: &C,
@@ -542,7 +677,7 @@ impl Sweep {
         mut part: impl FnMut(Vec<(u32, u32)>),
     ) {
         let axis = self.axis_index(&[a, b]);
-        if a.count().min(b.count()) <= BATCH_MAX_SMALL {
+        if self.batches(a, b) {
             part(self.bipartite_batch(a, b, axis));
             return;
         }
@@ -558,23 +693,43 @@ impl Sweep {
         mut part: impl FnMut(Vec<(u32, u32)>),
     ) {
         let (a, b) = (a.sorted(axis), b.sorted(axis));
-        let tasks = self.tasks(a.len + b.len);
-        let stretches = merged_splits(&a, &b, tasks);
-        let parts = run_tasks(&stretches, |(a_range, b_range)| {
+        for p in self.bipartite_tasks(&a, &b, self.tasks(a.len + b.len)) {
+            part(p);
+        }
+    }
+
+    /// Whether a bipartite call runs as one batch of the small side's elements over the large
+    /// side: with at most [`BATCH_MAX_SMALL`] on the small side, and fewer than `2^32` possible
+    /// pairs (the batch's hit lists count in `u32`).
+    fn batches<C: Sweepable>(&self, a: &C, b: &C) -> bool {
+        let (small, large) = (a.count().min(b.count()), a.count().max(b.count()));
+        small <= BATCH_MAX_SMALL && small.saturating_mul(large) <= u32::MAX as usize
+    }
+
+    /// The bipartite sweep of sorted `a` and `b` in `tasks` stretches of their merged order (in
+    /// parallel with `rayon`).
+    fn bipartite_tasks(
+        &self,
+        a: &SortedBoxes,
+        b: &SortedBoxes,
+        tasks: usize,
+    ) -> Vec<Vec<(u32, u32)>> {
+        let stretches = merged_splits(a, b, tasks);
+        run_tasks(&stretches, |(a_range, b_range)| {
             let mut out = Vec::new();
             let mut batch = Bipartite {
-                a: &a,
-                b: &b,
+                a,
+                b,
                 a_range: a_range.clone(),
                 b_range: b_range.clone(),
-                pair: |i, j| out.push((i, j)),
+                pair: |i, j| {
+                    out.push((i, j));
+                    true
+                },
             };
             dispatch(self.backend, &mut batch);
             out
-        });
-        for p in parts {
-            part(p);
-        }
+        })
     }
 }
 

@@ -14,26 +14,29 @@ const HITS: usize = 64;
 type HitBuf = [u32; HITS + 16];
 
 /// Calls `hit(t)` for every box at sorted position `t >= from` of `set` that overlaps `q` (a
-/// row of `set`'s shape; boxes closed, spheres by the crate's exact test), ascending:
-/// [`scan_into`] a buffer at a time, so that the loop over blocks makes no call (a call would
-/// clobber the vector registers holding the query).
+/// row of `set`'s shape; boxes closed, spheres by the crate's exact test), ascending, until it
+/// returns `false` (then returns `false`; else `true`): [`scan_into`] a buffer at a time, so that
+/// the loop over blocks makes no call (a call would clobber the vector registers holding the
+/// query).
 #[inline(always)]
 pub(super) fn scan<V: Lanes, const SHAPE: u8>(
     set: &SortedBoxes,
     q: Row,
     from: usize,
-    mut hit: impl FnMut(usize),
-) {
+    mut hit: impl FnMut(usize) -> bool,
+) -> bool {
     let mut buf: HitBuf = [0; HITS + 16];
     let mut from = from;
     loop {
         let (n, resume) = scan_into::<V, SHAPE>(set, q, from, &mut buf);
         for &t in &buf[..n] {
-            hit(t as usize);
+            if !hit(t as usize) {
+                return false;
+            }
         }
         match resume {
             Some(next) => from = next,
-            None => return,
+            None => return true,
         }
     }
 }
@@ -281,7 +284,7 @@ fn window_into<V: Lanes>(
 /// not yet taken; a box of `a` comes before a box of `b` iff its min x is smaller (ties: `b`
 /// first), so every overlapping pair is found once, by whichever of the two comes first. Pairs
 /// come as `(index in a, index in b)`.
-pub(super) struct Bipartite<'a, F: FnMut(u32, u32)> {
+pub(super) struct Bipartite<'a, F: FnMut(u32, u32) -> bool> {
     pub(super) a: &'a SortedBoxes,
     pub(super) b: &'a SortedBoxes,
     pub(super) a_range: Range<usize>,
@@ -289,7 +292,7 @@ pub(super) struct Bipartite<'a, F: FnMut(u32, u32)> {
     pub(super) pair: F,
 }
 
-impl<F: FnMut(u32, u32)> WithLanes for &mut Bipartite<'_, F> {
+impl<F: FnMut(u32, u32) -> bool> WithLanes for &mut Bipartite<'_, F> {
     type Output = ();
     #[inline(always)]
     fn run<V: Lanes>(self) {
@@ -297,7 +300,7 @@ impl<F: FnMut(u32, u32)> WithLanes for &mut Bipartite<'_, F> {
     }
 }
 
-impl<F: FnMut(u32, u32)> Bipartite<'_, F> {
+impl<F: FnMut(u32, u32) -> bool> Bipartite<'_, F> {
     #[inline(always)]
     fn sweep<V: Lanes, const SHAPE: u8>(&mut self) {
         let (a, b) = (self.a, self.b);
@@ -308,11 +311,15 @@ impl<F: FnMut(u32, u32)> Bipartite<'_, F> {
             let a_first = i < a_end && (j >= b.len || a.get(MIN_X, i) < b.get(MIN_X, j));
             if a_first {
                 let ia = a.perm[i];
-                scan::<V, SHAPE>(b, a.row(i), j, |t| pair(ia, b.perm[t]));
+                if !scan::<V, SHAPE>(b, a.row(i), j, |t| pair(ia, b.perm[t])) {
+                    return;
+                }
                 i += 1;
             } else if j < b_end {
                 let ib = b.perm[j];
-                scan::<V, SHAPE>(a, b.row(j), i, |t| pair(a.perm[t], ib));
+                if !scan::<V, SHAPE>(a, b.row(j), i, |t| pair(a.perm[t], ib)) {
+                    return;
+                }
                 j += 1;
             } else {
                 break;
