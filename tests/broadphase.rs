@@ -543,6 +543,41 @@ fn early_stops_and_bounded_output() {
     }
 }
 
+/// `candidate_tests` of the one-axis sweep counts, for each box, the later boxes in (min x,
+/// index) order whose min x is at most its max x; a grid partition of a spread-out scene tests
+/// fewer.
+#[test]
+fn candidate_tests_count_the_one_axis_candidates() {
+    let mut rng = TestRng::named(13, "candidates");
+    for n in [0, 1, 5, 67, 1000] {
+        let items = terdiman(&mut rng, n, 1.0);
+        let boxes = boxes_of(&items);
+        let key = |i: usize| (items[i].min[0], i);
+        let mut want = 0u64;
+        for i in 0..n {
+            for j in 0..n {
+                let later = key(j).0 > key(i).0 || (key(j).0 == key(i).0 && j > i);
+                want += u64::from(later && items[j].min[0] <= items[i].max[0]);
+            }
+        }
+        let x = Sweep::new().with_axis(SweepAxis::X);
+        assert_eq!(
+            x.with_partition(Partition::None).candidate_tests(&boxes),
+            want,
+            "n {n}"
+        );
+        if n == 1000 {
+            let grid = x
+                .with_partition(Partition::Grid([4, 4]))
+                .candidate_tests(&boxes);
+            assert!(
+                grid * 3 < want,
+                "a 4 x 4 grid tests {grid}, one axis {want}"
+            );
+        }
+    }
+}
+
 #[test]
 fn a_filter_count_other_than_the_set_length_is_an_error() {
     let boxes = boxes_of(&[Aabb::new([0.0; 3], [1.0; 3]); 3]);

@@ -19,7 +19,7 @@
 //! the hits of an element spanning several cells are sorted by sweep position before they are
 //! reported. Pairs therefore come in exactly the one-axis sweep's order.
 
-use super::sorted::{Row, Shape, SortedBoxes, side_extent};
+use super::sorted::{MIN_X, Row, Shape, SortedBoxes, side_extent};
 use super::sweep::{code, scan, with_code};
 use crate::lanes::{Chunk, Lanes, WithLanes};
 use core::ops::Range;
@@ -182,6 +182,35 @@ impl Cells {
     /// Number of elements.
     pub(super) fn len(&self) -> usize {
         self.order.len()
+    }
+
+    /// The candidate tests of the sweep over these cells: for each listing, the later listings
+    /// of its cell whose min x is at most its max x (found by binary search: min x ascends in a
+    /// cell, and its padding lane's NaN ends the run).
+    pub(super) fn candidate_tests(&self) -> u64 {
+        let set = &self.set;
+        let max_x = if set.shape == Shape::Octahedra { 5 } else { 3 };
+        let mut total = 0;
+        for (c, &start) in self.starts.iter().enumerate() {
+            let end = self.starts.get(c + 1).copied().unwrap_or(set.len);
+            let mut p = start;
+            // Listings up to the first padding lane.
+            while p < end && !set.get(MIN_X, p).is_nan() {
+                let reach = set.get(max_x, p);
+                let (mut lo, mut hi) = (p + 1, end);
+                while lo < hi {
+                    let mid = (lo + hi) / 2;
+                    if set.get(MIN_X, mid) <= reach {
+                        lo = mid + 1;
+                    } else {
+                        hi = mid;
+                    }
+                }
+                total += (lo - p - 1) as u64;
+                p += 1;
+            }
+        }
+        total
     }
 
     /// For each of `at` (ascending sorted positions): per cell, the lane in `set` of the first

@@ -525,6 +525,35 @@ impl Sweep {
         }
     }
 
+    /// The candidate tests a complete sweep of `set` makes: for each element, in each cell of
+    /// the partition it is listed in, the later elements of the cell whose min along the sweep
+    /// axis is at most its max (each tested on the other axes; the SIMD loop takes them 4, 8 or
+    /// 16 at a time). What the partition saves: with [`Partition::None`] this is every later
+    /// element whose interval along the sweep axis meets the element's. Sorts and lists `set` as
+    /// the sweep does, then counts by binary search (no pair is tested).
+    ///
+    /// ```
+    /// use bvlanes::broadphase::{Partition, Sweep, SweepAxis};
+    /// use bvlanes::{Aabb, Aabbs};
+    /// // Four boxes in a row along x, each meeting the next on x; the last two far off in y.
+    /// let boxes = Aabbs::from_slice(&[
+    ///     Aabb::new([0.0, 0.0, 0.0], [1.0; 3]),
+    ///     Aabb::new([1.0, 0.0, 0.0], [2.0, 1.0, 1.0]),
+    ///     Aabb::new([2.0, 50.0, 0.0], [3.0, 51.0, 1.0]),
+    ///     Aabb::new([3.0, 50.0, 0.0], [4.0, 51.0, 1.0]),
+    /// ])?;
+    /// let along_x = Sweep::new().with_axis(SweepAxis::X);
+    /// let one_axis = along_x.with_partition(Partition::None);
+    /// assert_eq!(one_axis.candidate_tests(&boxes), 3); // 0-1, 1-2, 2-3
+    /// let two_cells = along_x.with_partition(Partition::Grid([2, 1])); // split in y
+    /// assert_eq!(two_cells.candidate_tests(&boxes), 2); // 0-1, 2-3
+    /// # Ok::<(), bvlanes::BvError>(())
+    /// ```
+    #[must_use]
+    pub fn candidate_tests<C: Sweepable>(&self, set: &C) -> u64 {
+        self.cells(set).candidate_tests()
+    }
+
     /// Every overlapping pair `(i, j)` of box `i` of `a` and box `j` of `b`, once, in sweep
     /// order (see the [module docs](self)).
     #[must_use]
