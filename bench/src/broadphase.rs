@@ -14,7 +14,8 @@
 
 use crate::Ctx;
 use crate::common::box_scenes::{
-    BoxScene, CLUSTERED_BOXES, TERDIMAN_SIZES, UNIFORM_BOXES, clustered, terdiman, uniform,
+    BoxScene, CLUSTERED_BOXES, TERDIMAN_SIZES, UNIFORM_BOXES, UNIFORM_LARGE, clustered, terdiman,
+    uniform,
 };
 use crate::common::sort_and_sweep::{BruteForce, sort_and_sweep};
 use crate::report::{Cell, Table, Target, sig3, sig3_vs};
@@ -39,8 +40,12 @@ const BIG_ROUNDS: usize = 2;
 /// The label of the scalar sweep's row (the peer).
 const SWEEP: &str = "plain scalar sort-and-sweep";
 
+/// Scenes above this many boxes have no scalar sweep row nor one-axis row (each would take
+/// seconds to minutes: see `UNIFORM_LARGE`); their reference is bvlanes' one-axis sweep, run once.
+const ONE_AXIS_MAX: usize = 100_000;
+
 /// The table's columns.
-const COLUMNS: [&str; 7] = [
+const COLUMNS: [&str; 8] = [
     "scene",
     "N",
     "row",
@@ -48,6 +53,7 @@ const COLUMNS: [&str; 7] = [
     "pairs",
     "Melem/s",
     "vs scalar sort-and-sweep",
+    "candidate tests per box",
 ];
 
 /// The broadphase table: one block of rows per scene; the target into `targets`.
@@ -64,6 +70,7 @@ pub fn run(ctx: &Ctx<'_>, targets: &mut Vec<Target>) -> Vec<Table> {
             ("terdiman", TERDIMAN_SIZES[1]),
             ("uniform", UNIFORM_BOXES),
             ("clustered", CLUSTERED_BOXES),
+            ("uniform", UNIFORM_LARGE),
         ],
     };
     t.notes.push(format!(
@@ -108,10 +115,14 @@ pub fn run(ctx: &Ctx<'_>, targets: &mut Vec<Target>) -> Vec<Table> {
     ));
     sap_rows(ctx, &mut t, targets, &terdiman(sap_n));
     t.notes.push(
-        "Not in the default scenes: the issue's 1,000,000 uniform boxes (in a cube with a \
-         few pairs per box every box's x interval meets ~7,900 others', ~8e9 candidate pairs per pass: over a minute \
-         for the scalar sweep); `--n` sets one size for every scene"
-            .to_owned(),
+        format!(
+            "uniform 1,000,000 (the default run only; `--n` sets one size for every scene): no scalar sweep nor \
+             one-axis row (in a cube with a few pairs per box every box's x interval meets ~7,900 others', ~8e9 \
+             candidate tests per pass: over a minute for the scalar sweep, seconds for bvlanes' one-axis sweep); the \
+             reference is bvlanes' one-axis sweep on all threads, run once; candidate tests per box = \
+             `Sweep::candidate_tests` of the row's sweep over N (scalar sweep: the one-axis count); scenes above \
+             {ONE_AXIS_MAX} boxes have no ratio to the scalar sweep"
+        ),
     );
     let bip_n = ctx.n.unwrap_or(TERDIMAN_SIZES[1]);
     ctx.progress.note(&format!(
@@ -218,7 +229,10 @@ fn scene_rows(ctx: &Ctx<'_>, t: &mut Table, targets: &mut Vec<Target>, scene: &B
     if n <= BRUTE_TIMED_MAX {
         rows.push((format!("brute force all pairs (SIMD {simd})"), Row::Brute));
     }
-    rows.push((SWEEP.to_owned(), Row::Scalar));
+    let one_axis_rows = n <= ONE_AXIS_MAX;
+    if one_axis_rows {
+        rows.push((SWEEP.to_owned(), Row::Scalar));
+    }
     for &b in &ctx.backends {
         let s = Sweep::new()
             .with_backend(b)
@@ -239,10 +253,12 @@ fn scene_rows(ctx: &Ctx<'_>, t: &mut Table, targets: &mut Vec<Target>, scene: &B
         .expect("a timed backend")
         .with_threads(1)
         .with_partition(Partition::None);
-    rows.push((
-        format!("bvlanes {wide}, 1 thread, one-axis sweep"),
-        Row::Bvlanes(plain),
-    ));
+    if one_axis_rows {
+        rows.push((
+            format!("bvlanes {wide}, 1 thread, one-axis sweep"),
+            Row::Bvlanes(plain),
+        ));
+    }
     let all = Sweep::new().with_backend(wide).expect("a timed backend");
     rows.push((
         format!("bvlanes {wide}, {} threads", all.threads()),
@@ -288,12 +304,22 @@ fn scene_rows(ctx: &Ctx<'_>, t: &mut Table, targets: &mut Vec<Target>, scene: &B
         .collect();
     let (reference, reference_name) = if n <= BRUTE_TIMED_MAX {
         (brute_all_cores(brute, simd), "the brute force")
-    } else {
+    } else if one_axis_rows {
         let sweep = checks
             .iter()
             .find(|(l, _)| *l == SWEEP)
             .expect("the sweep row");
         (sweep.1.clone(), "the scalar sort-and-sweep")
+    } else {
+        ctx.progress.note(&format!(
+            "broadphase: {}, {n} boxes: the one-axis reference (seconds)",
+            scene.name
+        ));
+        let one_axis = plain.with_threads(Sweep::new().threads());
+        (
+            sorted(one_axis.complete_pairs(boxes)),
+            "bvlanes' one-axis sweep (run once)",
+        )
     };
 
     // Checks: every row's sorted pairs equal the reference.
@@ -324,11 +350,23 @@ fn scene_rows(ctx: &Ctx<'_>, t: &mut Table, targets: &mut Vec<Target>, scene: &B
         ));
     }
 
-    let base = find(&vs, SWEEP);
-    for (label, pairs) in &checks {
+    // Candidate tests per box of each sweep row (what the partition saves; the scalar sweep's
+    // are the one-axis sweep's).
+    let per_box = |s: &Sweep| s.candidate_tests(boxes) as f64 / n.max(1) as f64;
+    let one_axis_candidates = one_axis_rows.then(|| per_box(&plain));
+    let base = vs
+        .iter()
+        .any(|v| v.label == SWEEP)
+        .then(|| find(&vs, SWEEP));
+    for ((label, pairs), (_, row)) in checks.iter().zip(&rows) {
         let v = find(&vs, label);
         let pairs = pairs.len() as u64;
         let ms = v.median() * 1e3;
+        let candidates = match row {
+            Row::Brute => None,
+            Row::Scalar => one_axis_candidates,
+            Row::Bvlanes(s) => Some(per_box(s)),
+        };
         t.push(vec![
             Cell::text(scene.name),
             Cell::count(n as u64),
@@ -339,12 +377,70 @@ fn scene_rows(ctx: &Ctx<'_>, t: &mut Table, targets: &mut Vec<Target>, scene: &B
                 n as f64 / v.median() / 1e6,
                 sig3(n as f64 / v.median() / 1e6),
             ),
-            Cell::times(ratio(base, v)),
+            base.map_or(Cell::Empty, |base| Cell::times(ratio(base, v))),
+            candidates.map_or(Cell::Empty, |c| Cell::num(c, sig3(c))),
         ]);
+    }
+    scene_targets(ctx, t, targets, scene, &vs, wide);
+}
+
+/// The issue targets of one scene's rows (those it has).
+fn scene_targets(
+    ctx: &Ctx<'_>,
+    t: &mut Table,
+    targets: &mut Vec<Target>,
+    scene: &BoxScene,
+    vs: &[Variant<'_>],
+    wide: Backend,
+) {
+    let n = scene.len();
+    let one = one_thread_label(wide);
+    let ms_of = |label: &str| find(vs, label).median() * 1e3;
+    let mut at_most = |what: String, label: &str, limit_ms: f64| {
+        let ms = ms_of(label);
+        targets.push(Target {
+            what,
+            measured: format!("{} ms", sig3(ms)),
+            met: ms <= limit_ms,
+        });
+    };
+    match (scene.name, n) {
+        ("terdiman", 10_000) => at_most(
+            format!("broadphase: Terdiman 10,000, {wide} 1 thread <= 0.4 ms (issue 21)"),
+            &one,
+            0.4,
+        ),
+        ("terdiman", 100_000) => {
+            at_most(
+                format!("broadphase: Terdiman 100,000, {wide} 1 thread <= 16 ms (issue 21)"),
+                &one,
+                16.0,
+            );
+            let all = Sweep::new().threads();
+            if all > 1 {
+                let x = ratio(
+                    find(vs, &one),
+                    find(vs, &format!("bvlanes {wide}, {all} threads")),
+                );
+                targets.push(Target {
+                    what: format!(
+                        "broadphase: Terdiman 100,000, {wide} all {all} threads >= 1.8x 1 thread (issue 21)"
+                    ),
+                    measured: format!("{}x", sig3_vs(x, 1.8)),
+                    met: x >= 1.8,
+                });
+            }
+        }
+        ("uniform", UNIFORM_LARGE) => at_most(
+            format!("broadphase: uniform 1,000,000, {wide} 1 thread <= 500 ms (issue 21)"),
+            &one,
+            500.0,
+        ),
+        _ => {}
     }
     if scene.name == "terdiman" && n == TERDIMAN_SIZES[1] {
         if ctx.backends.contains(&Backend::Avx2) {
-            let x = ratio(base, find(&vs, &one_thread_label(Backend::Avx2)));
+            let x = ratio(find(vs, SWEEP), find(vs, &one_thread_label(Backend::Avx2)));
             targets.push(Target {
                 what: "broadphase: AVX2 1 thread >= 6x the scalar sort-and-sweep at N = 100,000 (Terdiman)"
                     .to_owned(),
@@ -452,6 +548,7 @@ fn sphere_rows(ctx: &Ctx<'_>, t: &mut Table, n: usize) {
                 sig3(n as f64 / v.median() / 1e6),
             ),
             Cell::Empty,
+            Cell::Empty,
         ]);
     }
     if agree {
@@ -546,6 +643,7 @@ fn sap_rows(ctx: &Ctx<'_>, t: &mut Table, targets: &mut Vec<Target>, scene: &Box
                 n as f64 / v.median() / 1e6,
                 sig3(n as f64 / v.median() / 1e6),
             ),
+            Cell::Empty,
             Cell::Empty,
         ]);
     }

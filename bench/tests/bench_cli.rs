@@ -362,7 +362,8 @@ fn broadphase_table_matches_the_brute_force() {
             "ms",
             "pairs",
             "Melem/s",
-            "vs scalar sort-and-sweep"
+            "vs scalar sort-and-sweep",
+            "candidate tests per box"
         ]
     );
     let backends = bvlanes::Backend::available().len();
@@ -372,6 +373,13 @@ fn broadphase_table_matches_the_brute_force() {
         // bvlanes all threads.
         assert_eq!(r.len(), 4 + backends, "{scene}: {r:?}");
         assert!(r.iter().any(|r| r[2].ends_with("one-axis sweep")), "{r:?}");
+        // Candidate tests per box on every sweep row (not the brute force's), the partitioned
+        // rows' at most the one-axis row's.
+        let one_axis = r.iter().find(|r| r[2].ends_with("one-axis sweep")).unwrap();
+        let most = num(&one_axis[7]);
+        for x in &r[1..] {
+            assert!(num(&x[7]) > 0.0 && num(&x[7]) <= most, "{scene}: {x:?}");
+        }
         assert!(r[0][2].starts_with("brute force") && r[1][2] == "plain scalar sort-and-sweep");
         assert!(r.iter().all(|r| r[1] == "1500"), "{scene}: {r:?}");
         let pairs = num(&r[0][4]);
