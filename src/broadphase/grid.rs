@@ -20,7 +20,7 @@
 //! reported. Pairs therefore come in exactly the one-axis sweep's order.
 
 use super::sorted::{MIN_X, Row, Shape, SortedBoxes, side_extent};
-use super::sweep::{code, scan, with_code};
+use super::sweep::{DENSE, code, scan, with_code};
 use crate::lanes::{Chunk, Lanes, WithLanes};
 use core::ops::Range;
 
@@ -307,7 +307,9 @@ impl<F: FnMut(u32, u32) -> bool> WithLanes for &mut CompleteCells<'_, F> {
     type Output = ();
     #[inline(always)]
     fn run<V: Lanes>(self) {
-        with_code!(code(&self.cells.set), self.sweep::<V>())
+        // Hits are dense in a partitioned sweep (see `sweep::DENSE`).
+        let dense = if self.cells.starts.len() > 1 { DENSE } else { 0 };
+        with_code!(code(&self.cells.set) | dense, self.sweep::<V>())
     }
 }
 

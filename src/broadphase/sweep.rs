@@ -80,9 +80,18 @@ fn scan_into<V: Lanes, const SHAPE: u8>(
         let x_in = V::load(&cols[MIN_X], j).le(max_x);
         let exact = exact_test::<V, SHAPE>(&qs, cols, j);
         let bits = V::bits(V::and(x_in, exact)) & lanes;
-        // Branch-free: the writer stores a whole block's slots and counts the hits.
-        let slots: &mut [u32; 16] = (&mut buf[n..n + 16]).try_into().expect("16 slots");
-        n += V::write_indices(bits, (b * V::N) as u32, slots);
+        if SHAPE & DENSE != 0 {
+            // Branch-free: the writer stores a whole block's slots and counts the hits.
+            let slots: &mut [u32; 16] = (&mut buf[n..n + 16]).try_into().expect("16 slots");
+            n += V::write_indices(bits, (b * V::N) as u32, slots);
+        } else {
+            let mut bits = bits;
+            while bits != 0 {
+                buf[n] = (b * V::N) as u32 + bits.trailing_zeros();
+                n += 1;
+                bits &= bits - 1;
+            }
+        }
         if V::bits(x_in) != all {
             break;
         }
@@ -108,6 +117,13 @@ pub(super) const SPHERES: u8 = 1;
 pub(super) const OCTAHEDRA: u8 = 2;
 /// The rows end in a collision filter (group, mask).
 pub(super) const FILTERED: u8 = 4;
+/// Hits are dense: the scan writes each block's hits branch-free (a partitioned sweep, whose
+/// candidates are few and often hits), not one by one behind a branch (the one-axis sweep, a hit
+/// per few hundred candidates). Terdiman 100,000, one thread, alternating runs: partitioned, the
+/// branch-free writer took AVX-512 16-20 ms against 27-29, AVX2 22-23 against 32-34, SSE 28-30
+/// against 36-37; one-axis, AVX2 122 against 63 and SSE 145-154 against 99-105 (AVX-512 even),
+/// and a branch-free writer behind a `bits != 0` test measured as the branchy one.
+pub(super) const DENSE: u8 = 8;
 
 /// The shape code of a set.
 #[inline]
@@ -121,7 +137,7 @@ pub(super) fn code(set: &SortedBoxes) -> u8 {
 }
 
 /// Calls `$job.$method::<$v, CODE>()` with the const shape code `CODE` equal to `$code` (one arm
-/// per shape, filtered or not).
+/// per shape, filtered or not, dense or not).
 macro_rules! with_code {
     ($code:expr, $job:ident . $method:ident :: <$v:ident>()) => {
         match $code {
@@ -130,7 +146,13 @@ macro_rules! with_code {
             2 => $job.$method::<$v, 2>(),
             4 => $job.$method::<$v, 4>(),
             5 => $job.$method::<$v, 5>(),
-            _ => $job.$method::<$v, 6>(),
+            6 => $job.$method::<$v, 6>(),
+            8 => $job.$method::<$v, 8>(),
+            9 => $job.$method::<$v, 9>(),
+            10 => $job.$method::<$v, 10>(),
+            12 => $job.$method::<$v, 12>(),
+            13 => $job.$method::<$v, 13>(),
+            _ => $job.$method::<$v, 14>(),
         }
     };
 }
