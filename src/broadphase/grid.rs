@@ -308,7 +308,11 @@ impl<F: FnMut(u32, u32) -> bool> WithLanes for &mut CompleteCells<'_, F> {
     #[inline(always)]
     fn run<V: Lanes>(self) {
         // Hits are dense in a partitioned sweep (see `sweep::DENSE`).
-        let dense = if self.cells.starts.len() > 1 { DENSE } else { 0 };
+        let dense = if self.cells.starts.len() > 1 {
+            DENSE
+        } else {
+            0
+        };
         with_code!(code(&self.cells.set) | dense, self.sweep::<V>())
     }
 }

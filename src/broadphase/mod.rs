@@ -449,12 +449,21 @@ impl Sweep {
     pub fn try_for_each_complete_pair<C: Sweepable, B>(
         &self,
         boxes: &C,
+        f: impl FnMut(u32, u32) -> ControlFlow<B>,
+    ) -> ControlFlow<B> {
+        self.try_cells(&self.cells(boxes), f)
+    }
+
+    /// The complete sweep of `cells` calling `f` in sweep order until it breaks (on one thread
+    /// the sweep stops there; on several, the tasks' lists are fed to `f`).
+    fn try_cells<B>(
+        &self,
+        cells: &Cells,
         mut f: impl FnMut(u32, u32) -> ControlFlow<B>,
     ) -> ControlFlow<B> {
-        let cells = self.cells(boxes);
         let tasks = self.tasks(cells.len());
         if tasks > 1 {
-            for part in self.complete_tasks(&cells, tasks) {
+            for part in self.complete_tasks(cells, tasks) {
                 for (i, j) in part {
                     f(i, j)?;
                 }
@@ -463,7 +472,7 @@ impl Sweep {
         }
         let mut stop = None;
         let mut job = CompleteCells {
-            cells: &cells,
+            cells,
             range: 0..cells.len(),
             cursor: cells.cursors(&[0]).pop().expect("one cursor set"),
             pair: |i, j| match f(i, j) {
@@ -590,6 +599,11 @@ impl Sweep {
             }
             return ControlFlow::Continue(());
         }
+        if self.unites(a, b) {
+            let nb = b.count() as u32;
+            // A cross pair of the union is (b's, a's): `i < nb <= j`.
+            return self.try_cells(&self.union_cells(a, b, axis), |i, j| f(j - nb, i));
+        }
         let (sa, sb) = (a.sorted(axis), b.sorted(axis));
         let tasks = self.tasks(sa.len + sb.len);
         if tasks > 1 {
@@ -710,7 +724,47 @@ impl Sweep {
             part(self.bipartite_batch(a, b, axis));
             return;
         }
+        if self.unites(a, b) {
+            let cells = self.union_cells(a, b, axis);
+            let nb = b.count() as u32;
+            for p in self.complete_tasks(&cells, self.tasks(cells.len())) {
+                part(p.into_iter().map(|(i, j)| (j - nb, i)).collect());
+            }
+            return;
+        }
         self.bipartite_sweep(a, b, axis, part);
+    }
+
+    /// Whether a bipartite call runs as the partitioned complete sweep of the union of its sets,
+    /// filtered to the pairs across them ([`union_cells`](Self::union_cells)): with a partition,
+    /// unfiltered sets of at least [`UNION_MIN`] elements together, neither more than
+    /// [`UNION_IMBALANCE`] times the other (the union's sweep also tests the pairs within each
+    /// set, which the filters then reject: with a small set against a large one, the large set's
+    /// own candidates would swamp the few across).
+    fn unites<C: Sweepable>(&self, a: &C, b: &C) -> bool {
+        let (small, large) = (a.count().min(b.count()), a.count().max(b.count()));
+        self.partition != Partition::None
+            && !a.filtered()
+            && small + large >= UNION_MIN
+            && small.saturating_mul(UNION_IMBALANCE) >= large
+    }
+
+    /// The union of `b` then `a` (element `u < b.count()` is `b`'s `u`, the others `a`'s
+    /// `u - b.count()`) listed by cells, with collision filters that pass only pairs across the
+    /// two sets. Its sweep order is the bipartite merge order: by min, then by union index, so on
+    /// equal mins `b`'s first, and each set in its own index order.
+    fn union_cells<C: Sweepable>(&self, a: &C, b: &C, axis: usize) -> Cells {
+        let (shape, mut rows) = b.rows(axis);
+        rows.extend(a.rows(axis).1);
+        let at = sorted::columns(shape, false);
+        let nb = b.count();
+        for (u, row) in rows.iter_mut().enumerate() {
+            let (group, mask): (u32, u32) = if u < nb { (2, 1) } else { (1, 2) };
+            row[at] = f32::from_bits(group);
+            row[at + 1] = f32::from_bits(mask);
+        }
+        let order = sorted::sweep_order(&rows);
+        Cells::build(shape, true, axis, &rows, order, self.grid_dims())
     }
 
     /// The bipartite sweep proper along `axis`, task by task in order.
@@ -761,6 +815,17 @@ impl Sweep {
         })
     }
 }
+
+/// Fewest elements of both sets of a bipartite call swept as their union (see `Sweep::unites`):
+/// the automatic partition's own threshold.
+const UNION_MIN: usize = 2 * grid::MIN_PER_CELL;
+
+/// The most one set of a bipartite call swept as a union may outnumber the other. Measured
+/// (`bipartite_pairs`, one thread, AVX-512, the first `na` boxes of a 100,000-box scene against
+/// the next `nb`, the one-axis merge against the union's partitioned sweep): Terdiman 50,000 x
+/// 50,000 28.2 against 17.0 ms, 80,000 x 20,000 18.3 against 14.4; uniform 12.5 against 8.3 and
+/// 9.3 against 7.7.
+const UNION_IMBALANCE: usize = 4;
 
 /// A bipartite call whose smaller set has at most this many elements runs as one batch of them
 /// as queries over the larger set, in place of sorting both. Measured (`bipartite_pairs`, one
