@@ -404,16 +404,9 @@ impl Sweep {
     /// [module docs](self)).
     #[must_use]
     pub fn complete_pairs<C: Sweepable>(&self, boxes: &C) -> Vec<(u32, u32)> {
-        let mut out = Vec::new();
-        self.complete_parts(boxes, |part| {
-            // The first part moves in whole (one thread: the only one), the others are copied.
-            if out.is_empty() {
-                out = part;
-            } else {
-                out.extend(part);
-            }
-        });
-        out
+        let mut parts = Vec::new();
+        self.complete_parts(boxes, |part| parts.push(part));
+        join(parts)
     }
 
     /// Calls `f(i, j)` for every overlapping pair, as [`complete_pairs`](Self::complete_pairs)
@@ -567,9 +560,9 @@ impl Sweep {
     /// order (see the [module docs](self)).
     #[must_use]
     pub fn bipartite_pairs<C: Sweepable>(&self, a: &C, b: &C) -> Vec<(u32, u32)> {
-        let mut out = Vec::new();
-        self.for_each_bipartite_part(a, b, |part| out.extend(part));
-        out
+        let mut parts = Vec::new();
+        self.for_each_bipartite_part(a, b, |part| parts.push(part));
+        join(parts)
     }
 
     /// Calls `f(i, j)` for every overlapping pair, as [`bipartite_pairs`](Self::bipartite_pairs)
@@ -881,6 +874,19 @@ impl Sweep {
             })
             .collect()
     }
+}
+
+/// The tasks' pair lists joined in order: the only one moved, several copied once into a vector
+/// of their total length (appended one by one, each growth would copy the pairs before it again).
+fn join(mut parts: Vec<Vec<(u32, u32)>>) -> Vec<(u32, u32)> {
+    if parts.len() == 1 {
+        return parts.pop().expect("one part");
+    }
+    let mut out = Vec::with_capacity(parts.iter().map(Vec::len).sum());
+    for part in parts {
+        out.extend(part);
+    }
+    out
 }
 
 /// Every overlapping pair `(i, j)`, `i < j`, of `boxes` (or spheres):
