@@ -452,35 +452,21 @@ impl Sweep {
     fn try_cells<B>(
         &self,
         cells: &Cells,
-        mut f: impl FnMut(u32, u32) -> ControlFlow<B>,
+        f: impl FnMut(u32, u32) -> ControlFlow<B>,
     ) -> ControlFlow<B> {
         let tasks = self.tasks(cells.len());
         if tasks > 1 {
-            for part in self.complete_tasks(cells, tasks) {
-                for (i, j) in part {
-                    f(i, j)?;
-                }
-            }
-            return ControlFlow::Continue(());
+            return feed(self.complete_tasks(cells, tasks), f);
         }
-        let mut stop = None;
+        let mut until = Until::new(f);
         let mut job = CompleteCells {
             cells,
             range: 0..cells.len(),
             cursor: cells.cursors(&[0]).pop().expect("one cursor set"),
-            pair: |i, j| match f(i, j) {
-                ControlFlow::Continue(()) => true,
-                ControlFlow::Break(b) => {
-                    stop = Some(b);
-                    false
-                }
-            },
+            pair: |i, j| until.pair(i, j),
         };
         dispatch(self.backend, &mut job);
-        match stop {
-            Some(b) => ControlFlow::Break(b),
-            None => ControlFlow::Continue(()),
-        }
+        until.flow()
     }
 
     /// [`complete_pairs`](Self::complete_pairs) with bounded output: at most `max_pairs` pairs,
@@ -587,10 +573,7 @@ impl Sweep {
     ) -> ControlFlow<B> {
         let axis = self.axis_index(&[a, b]);
         if self.batches(a, b) {
-            for (i, j) in self.bipartite_batch(a, b, axis) {
-                f(i, j)?;
-            }
-            return ControlFlow::Continue(());
+            return feed([self.bipartite_batch(a, b, axis)], f);
         }
         if self.unites(a, b) {
             let nb = b.count() as u32;
@@ -600,32 +583,18 @@ impl Sweep {
         let (sa, sb) = (a.sorted(axis), b.sorted(axis));
         let tasks = self.tasks(sa.len + sb.len);
         if tasks > 1 {
-            for part in self.bipartite_tasks(&sa, &sb, tasks) {
-                for (i, j) in part {
-                    f(i, j)?;
-                }
-            }
-            return ControlFlow::Continue(());
+            return feed(self.bipartite_tasks(&sa, &sb, tasks), f);
         }
-        let mut stop = None;
+        let mut until = Until::new(f);
         let mut job = Bipartite {
             a: &sa,
             b: &sb,
             a_range: 0..sa.len,
             b_range: 0..sb.len,
-            pair: |i, j| match f(i, j) {
-                ControlFlow::Continue(()) => true,
-                ControlFlow::Break(b) => {
-                    stop = Some(b);
-                    false
-                }
-            },
+            pair: |i, j| until.pair(i, j),
         };
         dispatch(self.backend, &mut job);
-        match stop {
-            Some(b) => ControlFlow::Break(b),
-            None => ControlFlow::Continue(()),
-        }
+        until.flow()
     }
 
     /// Tasks for `len` boxes.
@@ -874,6 +843,52 @@ impl Sweep {
             })
             .collect()
     }
+}
+
+/// A `try_` callback `f` as the sweep jobs' pair callback (`true`: go on), keeping what `f`
+/// broke with.
+struct Until<B, F> {
+    f: F,
+    stop: Option<B>,
+}
+
+impl<B, F: FnMut(u32, u32) -> ControlFlow<B>> Until<B, F> {
+    fn new(f: F) -> Self {
+        Until { f, stop: None }
+    }
+
+    /// Calls `f(i, j)`; whether it went on.
+    #[inline(always)]
+    fn pair(&mut self, i: u32, j: u32) -> bool {
+        match (self.f)(i, j) {
+            ControlFlow::Continue(()) => true,
+            ControlFlow::Break(b) => {
+                self.stop = Some(b);
+                false
+            }
+        }
+    }
+
+    /// What `f` broke with, if it did.
+    fn flow(self) -> ControlFlow<B> {
+        match self.stop {
+            Some(b) => ControlFlow::Break(b),
+            None => ControlFlow::Continue(()),
+        }
+    }
+}
+
+/// Calls `f` on the pairs of `parts` in order until it breaks.
+fn feed<B>(
+    parts: impl IntoIterator<Item = Vec<(u32, u32)>>,
+    mut f: impl FnMut(u32, u32) -> ControlFlow<B>,
+) -> ControlFlow<B> {
+    for part in parts {
+        for (i, j) in part {
+            f(i, j)?;
+        }
+    }
+    ControlFlow::Continue(())
 }
 
 /// The tasks' pair lists joined in order: the only one moved, several copied once into a vector
