@@ -10,7 +10,7 @@
 #[macro_use]
 mod common;
 
-use bvlanes::broadphase::Sweep;
+use bvlanes::broadphase::{Partition, Sweep};
 use bvlanes::{
     Aabb, Aabbs, Backend, HitLists, Octahedra, Octahedron, Query, Sphere, Spheres, pairwise,
 };
@@ -160,6 +160,13 @@ fn pairwise_and_broadphase_agree_with_scalar() {
                 .expect("same length");
             assert_eq!(got[2..], want[..], "{b:?} len {len}");
             assert_eq!(sweep(b).complete_pairs(&few), want_sweep, "{b:?} len {len}");
+            // Partitioned: the branch-free hit writer (`Lanes::write_indices`) runs there.
+            let grid = sweep(b).with_partition(Partition::Grid([2, 2]));
+            assert_eq!(
+                grid.complete_pairs(&few),
+                want_sweep,
+                "{b:?} len {len}, grid"
+            );
         }
     }
 }
