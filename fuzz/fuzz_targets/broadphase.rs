@@ -14,6 +14,11 @@
 //! * for boxes, come in the documented sweep order (grouped by the first box in ascending (min
 //!   along the axis, index) order, bipartite ties with `b`'s box first).
 //!
+//! Every backend and thread count also runs with the one-axis sweep and a fixed 3 x 2 grid (the
+//! automatic partition splits only sets of 512 elements or more: the tiled ones), and untiled sets
+//! with collision filters (`Filtered`, NaN bit patterns among them): the unfiltered pairs less the
+//! rejected ones, in the same order.
+//!
 //! Some inputs are tiled into more than 4,096 elements (translated copies) so that sweeps with 2
 //! threads really split into several tasks. `SweepAndPrune` runs a few frames with arbitrary boxes
 //! moved (incremental and full updates): each frame's pairs are the sorted brute force, and
@@ -25,7 +30,9 @@ mod input;
 #[path = "../../tests/common/sweep_order.rs"]
 mod sweep_order;
 
-use bvlanes::broadphase::{Sweep, SweepAndPrune, SweepAxis, Sweepable};
+use bvlanes::broadphase::{
+    CollisionFilter, Filtered, Partition, Sweep, SweepAndPrune, SweepAxis, Sweepable,
+};
 use bvlanes::{Aabb, Aabbs, Backend, Octahedra, Octahedron, Query, Sphere, Spheres};
 use core::fmt::Debug;
 use core::ops::Range;
@@ -210,20 +217,57 @@ fn sorted(pairs: &[Pair]) -> Vec<Pair> {
 
 const AXES: [SweepAxis; 3] = [SweepAxis::X, SweepAxis::Y, SweepAxis::Z];
 
+/// Every backend with 1 and 2 threads, the automatic partition; and on each, the one-axis sweep
+/// (1 thread) and a fixed 3 x 2 grid (2 threads), which partitions even the small sets.
 fn sweeps(axis: SweepAxis) -> Vec<Sweep> {
     let mut out = Vec::new();
     for &b in Backend::available() {
-        for t in [1, 2] {
+        for (t, p) in [
+            (1, Partition::Auto),
+            (2, Partition::Auto),
+            (1, Partition::None),
+            (2, Partition::Grid([3, 2])),
+        ] {
             out.push(
                 Sweep::new()
                     .with_backend(b)
                     .expect("available")
                     .with_threads(t)
-                    .with_axis(axis),
+                    .with_axis(axis)
+                    .with_partition(p),
             );
         }
     }
     out
+}
+
+/// Collision filters for `n` elements, varied by `seed`: one or two of three groups, none, all,
+/// and bit patterns that are NaNs or infinities as `f32`.
+fn filters(n: usize, seed: u8) -> Vec<CollisionFilter> {
+    const BITS: [u32; 7] = [1, 2, 4, 3, 0, u32::MAX, 0x7fc0_0001];
+    (0..n)
+        .map(|i| {
+            let k = i * 5 + usize::from(seed);
+            CollisionFilter::new(
+                BITS[k % 7],
+                BITS[(k / 7 + i) % 7] | (0xff80_0000 * (k as u32 & 1)),
+            )
+        })
+        .collect()
+}
+
+/// The complete pairs of `set` under `filters`: the unfiltered pairs (`pairs`, one sweep's `Vec`)
+/// less those the filters reject, in the same order, on every sweep of the automatic axis.
+fn check_filtered<T: Shape>(set: &T::Set, filters: &[CollisionFilter], pairs: &[Pair]) {
+    let want: Vec<Pair> = pairs
+        .iter()
+        .filter(|&&(i, j)| filters[i as usize].accepts(&filters[j as usize]))
+        .copied()
+        .collect();
+    let filtered = Filtered::new(set, filters).expect("one filter per element");
+    for s in sweeps(SweepAxis::Auto) {
+        assert_eq!(s.complete_pairs(&filtered), want, "filtered, {s:?}");
+    }
 }
 
 /// The complete sweeps along the axes of `only` (all three and the automatic one if `None`).
@@ -396,6 +440,10 @@ fn run<T: Shape>(inp: &mut Input) {
         &brute_complete(&items, &groups, backend),
         only,
     );
+    if only.is_none() {
+        let pairs = Sweep::new().complete_pairs(&set);
+        check_filtered::<T>(&set, &filters(items.len(), split), &pairs);
+    }
     let cut = if items.is_empty() {
         0
     } else {
