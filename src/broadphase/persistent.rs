@@ -47,6 +47,8 @@ pub struct SweepAndPrune {
     order: Vec<u32>,
     /// Last frame's pairs, ascending.
     pairs: Vec<(u32, u32)>,
+    /// The buffer of the frame before last's pairs, reused for the next merge.
+    spare: Vec<(u32, u32)>,
     added: Vec<(u32, u32)>,
     removed: Vec<(u32, u32)>,
 }
@@ -89,11 +91,12 @@ impl SweepAndPrune {
             }
             let fresh = self.moved_pairs(&set, &rows, &moved, &is_moved);
             let touches = |&(i, j): &(u32, u32)| is_moved[i as usize] || is_moved[j as usize];
-            let stale: Vec<(u32, u32)> = old.iter().copied().filter(touches).collect();
-            self.pairs = merge(
-                old.into_iter().filter(|p| !touches(p)),
-                fresh.iter().copied(),
-            );
+            // The kept pairs merged with the fresh ones into last-but-one frame's buffer (no
+            // allocation in a steady loop), the stale ones set aside, in one pass.
+            let mut pairs = core::mem::take(&mut self.spare);
+            let stale = merge_kept(&old, &fresh, touches, &mut pairs);
+            self.pairs = pairs;
+            self.spare = old;
             self.added = difference(&fresh, &stale);
             self.removed = difference(&stale, &fresh);
         } else {
@@ -111,6 +114,7 @@ impl SweepAndPrune {
             self.added = difference(&pairs, &old);
             self.removed = difference(&old, &pairs);
             self.pairs = pairs;
+            self.spare = old;
         }
         self.rows = rows;
         &self.pairs
@@ -223,29 +227,32 @@ fn repair_order(mut order: Vec<u32>, keys: impl Fn(u32) -> u32) -> Option<Vec<u3
     Some(order)
 }
 
-/// The ascending merge of two ascending pair lists without common elements.
-fn merge(
-    a: impl Iterator<Item = (u32, u32)>,
-    b: impl Iterator<Item = (u32, u32)>,
+/// Writes into `out` (cleared) the ascending merge of the pairs of ascending `old` that `stale`
+/// rejects and the ascending `fresh` (the two have no pair in common), and returns the pairs of
+/// `old` that `stale` accepts, ascending.
+fn merge_kept(
+    old: &[(u32, u32)],
+    fresh: &[(u32, u32)],
+    stale: impl Fn(&(u32, u32)) -> bool,
+    out: &mut Vec<(u32, u32)>,
 ) -> Vec<(u32, u32)> {
-    let (mut a, mut b) = (a.peekable(), b.peekable());
-    let mut out = Vec::new();
-    loop {
-        let next = match (a.peek(), b.peek()) {
-            (Some(x), Some(y)) => {
-                if x < y {
-                    a.next()
-                } else {
-                    b.next()
-                }
-            }
-            (Some(_), None) => a.next(),
-            (None, Some(_)) => b.next(),
-            (None, None) => break,
-        };
-        out.extend(next);
+    out.clear();
+    out.reserve(old.len() + fresh.len());
+    let mut gone = Vec::new();
+    let mut f = 0;
+    for p in old {
+        if stale(p) {
+            gone.push(*p);
+            continue;
+        }
+        while f < fresh.len() && fresh[f] < *p {
+            out.push(fresh[f]);
+            f += 1;
+        }
+        out.push(*p);
     }
-    out
+    out.extend_from_slice(&fresh[f..]);
+    gone
 }
 
 /// The pairs of ascending `a` not in ascending `b`.
@@ -379,9 +386,30 @@ mod tests {
             Some((0..10).rev().collect())
         );
         assert_eq!(repair_order((0..2000).collect(), keys), None);
+    }
+
+    #[test]
+    fn merge_kept_keeps_order_and_sets_the_stale_pairs_aside() {
+        let old = [(0, 1), (0, 5), (2, 3), (4, 9), (7, 8)];
+        let fresh = [(1, 2), (4, 5), (8, 9), (9, 10)];
+        // Box 5 moved: its old pair (0, 5) is stale.
+        let mut out = vec![(99, 99)];
+        let stale = merge_kept(&old, &fresh, |&(i, j)| i == 5 || j == 5, &mut out);
+        assert_eq!(stale, [(0, 5)]);
         assert_eq!(
-            merge([(0, 1), (2, 3)].into_iter(), [(1, 2)].into_iter()),
-            [(0, 1), (1, 2), (2, 3)]
+            out,
+            [
+                (0, 1),
+                (1, 2),
+                (2, 3),
+                (4, 5),
+                (4, 9),
+                (7, 8),
+                (8, 9),
+                (9, 10)
+            ]
         );
+        let stale = merge_kept(&[], &fresh, |_| true, &mut out);
+        assert_eq!((stale.len(), &out[..]), (0, &fresh[..]));
     }
 }
