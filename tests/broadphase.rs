@@ -234,6 +234,16 @@ fn check_complete_against(what: &str, items: &[Aabb], want: &[Pair]) -> Vec<Pair
             &each,
             &got,
         );
+        // Into a vector holding something already (cleared first).
+        let mut into = vec![(7, 7); 3];
+        sweep.complete_pairs_into(&boxes, &mut into);
+        check_same_vec(
+            what,
+            &format!("{on} (complete_pairs_into)"),
+            &format!("{on} (complete_pairs)"),
+            &into,
+            &got,
+        );
         match &reference {
             Some((first_on, r)) => check_same_vec(what, &on, first_on, &got, r),
             None => reference = Some((on, got)),

@@ -92,7 +92,8 @@ pub fn run(ctx: &Ctx<'_>, targets: &mut Vec<Target>) -> Vec<Table> {
          forward scan while min x_j <= max x_i, y and z tested with plain comparisons (the peer); bvlanes rows = \
          `Sweep::complete_pairs` with its default partition (a grid of cells over y and z chosen from the data, \
          `Partition::Auto`), \"one-axis sweep\" = the same without it (`Partition::None`); every pass of every \
-         row returns a fresh Vec of pairs"
+         row returns a fresh Vec of pairs, but \"into a reused Vec\" (`complete_pairs_into` into the previous pass's \
+         vector, as a frame loop would)"
     ));
     for (name, n) in sizes {
         ctx.progress
@@ -259,6 +260,15 @@ fn scene_rows(ctx: &Ctx<'_>, t: &mut Table, targets: &mut Vec<Target>, scene: &B
             Row::Bvlanes(plain),
         ));
     }
+    // The same sweep into a vector reused from pass to pass, as a frame loop would.
+    let one = Sweep::new()
+        .with_backend(wide)
+        .expect("a timed backend")
+        .with_threads(1);
+    rows.push((
+        format!("bvlanes {wide}, 1 thread, into a reused Vec"),
+        Row::Into(one),
+    ));
     let all = Sweep::new().with_backend(wide).expect("a timed backend");
     rows.push((
         format!("bvlanes {wide}, {} threads", all.threads()),
@@ -280,6 +290,12 @@ fn scene_rows(ctx: &Ctx<'_>, t: &mut Table, targets: &mut Vec<Target>, scene: &B
             }),
             Row::Bvlanes(s) => Variant::new(label.clone(), 1, move |_| {
                 keep(cell, s.complete_pairs(black_box(boxes)))
+            }),
+            // The previous pass's vector (`cell`'s) is the output again.
+            Row::Into(s) => Variant::new(label.clone(), 1, move |_| {
+                let mut out = cell.borrow_mut();
+                s.complete_pairs_into(black_box(boxes), &mut out);
+                out.len() as u64
             }),
         })
         .collect();
@@ -365,7 +381,7 @@ fn scene_rows(ctx: &Ctx<'_>, t: &mut Table, targets: &mut Vec<Target>, scene: &B
         let candidates = match row {
             Row::Brute => None,
             Row::Scalar => one_axis_candidates,
-            Row::Bvlanes(s) => Some(per_box(s)),
+            Row::Bvlanes(s) | Row::Into(s) => Some(per_box(s)),
         };
         t.push(vec![
             Cell::text(scene.name),
@@ -679,6 +695,8 @@ enum Row {
     Scalar,
     /// bvlanes' sweep with this configuration.
     Bvlanes(Sweep),
+    /// The same, into the previous pass's vector (`complete_pairs_into`).
+    Into(Sweep),
 }
 
 /// Stores `pairs` in `cell` (dropping the previous pass's); their number.

@@ -411,6 +411,45 @@ impl Sweep {
         join(parts)
     }
 
+    /// [`complete_pairs`](Self::complete_pairs) into `out` (cleared first), reusing its
+    /// capacity: a loop that sweeps every frame into the same vector allocates nothing once it
+    /// has grown to the pair count.
+    ///
+    /// ```
+    /// use bvlanes::broadphase::Sweep;
+    /// use bvlanes::{Aabb, Aabbs};
+    /// let sweep = Sweep::new();
+    /// let mut pairs = Vec::new();
+    /// for frame in 0..3 {
+    ///     let d = frame as f32;
+    ///     let boxes = Aabbs::from_slice(&[
+    ///         Aabb::new([0.0; 3], [1.0; 3]),
+    ///         Aabb::new([d, 0.0, 0.0], [d + 1.0, 1.0, 1.0]),
+    ///     ])?;
+    ///     sweep.complete_pairs_into(&boxes, &mut pairs);
+    ///     assert_eq!(pairs.len(), if frame < 2 { 1 } else { 0 });
+    /// }
+    /// # Ok::<(), bvlanes::BvError>(())
+    /// ```
+    pub fn complete_pairs_into<C: Sweepable>(&self, boxes: &C, out: &mut Vec<(u32, u32)>) {
+        out.clear();
+        let cells = self.cells(boxes);
+        let tasks = self.tasks(cells.len());
+        if tasks > 1 {
+            let parts = self.complete_tasks(&cells, tasks);
+            out.reserve(parts.iter().map(Vec::len).sum());
+            for part in parts {
+                out.extend(part);
+            }
+            return;
+        }
+        let flow = self.try_cells(&cells, |i, j| {
+            out.push((i, j));
+            ControlFlow::<Infallible>::Continue(())
+        });
+        debug_assert!(flow.is_continue());
+    }
+
     /// Calls `f(i, j)` for every overlapping pair, as [`complete_pairs`](Self::complete_pairs)
     /// lists them (same pairs, same order).
     pub fn for_each_complete_pair<C: Sweepable>(&self, boxes: &C, mut f: impl FnMut(u32, u32)) {
