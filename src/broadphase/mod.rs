@@ -412,8 +412,9 @@ impl Sweep {
     }
 
     /// [`complete_pairs`](Self::complete_pairs) into `out` (cleared first), reusing its
-    /// capacity: a loop that sweeps every frame into the same vector allocates nothing once it
-    /// has grown to the pair count.
+    /// capacity: in a loop that sweeps every frame into the same vector, the pairs need no new
+    /// memory once it has grown to their count. (The sweep's own working memory, the sorted rows
+    /// and the cell lists, is still allocated anew by every call.)
     ///
     /// ```
     /// use bvlanes::broadphase::Sweep;

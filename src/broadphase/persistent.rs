@@ -91,8 +91,8 @@ impl SweepAndPrune {
             }
             let fresh = self.moved_pairs(&set, &rows, &moved, &is_moved);
             let touches = |&(i, j): &(u32, u32)| is_moved[i as usize] || is_moved[j as usize];
-            // The kept pairs merged with the fresh ones into last-but-one frame's buffer (no
-            // allocation in a steady loop), the stale ones set aside, in one pass.
+            // The kept pairs merged with the fresh ones into last-but-one frame's buffer (no new
+            // memory for the pairs in a steady loop), the stale ones set aside, in one pass.
             let mut pairs = core::mem::take(&mut self.spare);
             let stale = merge_kept(&old, &fresh, touches, &mut pairs);
             self.pairs = pairs;
