@@ -286,10 +286,10 @@ pub(super) fn grid_for(extents: &[[f32; 4]], dims: Option<[usize; 2]>) -> Grid {
     Grid::new(lo, hi, dims)
 }
 
-/// A cell's width in mean extents of the elements (see [`auto_grid`]).
+/// A cell's width in mean extents of the elements (see [`grid_for`]).
 pub(super) const CELL_EXTENTS: f64 = 8.0;
 
-/// Fewest elements per cell on average (see [`auto_grid`]).
+/// Fewest elements per cell on average (see [`grid_for`]).
 pub(super) const MIN_PER_CELL: usize = 256;
 
 /// The complete sweep over the cells: every overlapping pair whose first element (in sorted

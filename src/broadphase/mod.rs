@@ -32,9 +32,11 @@
 //! those of the unpartitioned sweep ([`Partition::None`]): the boxes are still taken in global
 //! sweep order, and a box's hits from several cells are sorted by sweep position. Terdiman's
 //! 100,000 boxes, one thread, AVX-512: 93 ms unpartitioned (the sweep before this partition)
-//! against 18-20 ms. A bipartite call with sides of comparable size (at most 4:1) runs as the
-//! partitioned sweep of the two sets' union, whose collision filters let only the pairs across
-//! through (same pairs, same order). [`Sweep::candidate_tests`] counts what a sweep tests.
+//! against 18-20 ms. A bipartite call with a partition (not [`Partition::None`]), unfiltered
+//! sets of sides of comparable size (at most 4:1), 512 elements or more together and more than
+//! 128 on the small side runs as the partitioned sweep of the two sets' union, whose collision
+//! filters let only the pairs across through (same pairs, same order).
+//! [`Sweep::candidate_tests`] counts what a sweep tests.
 //!
 //! # Collision filters
 //! [`Filtered`] pairs a set with a [`CollisionFilter`] `(group, mask)` per element; every method

@@ -52,11 +52,12 @@ pub struct SortedBoxes {
     /// `perm[s]` is the original index of the box at sorted position `s` (for a
     /// [`padded`](Self::padded) set, what [`put`](Self::put) wrote).
     pub(super) perm: Vec<u32>,
-    /// The columns ([`stride`](Self::stride) per chunk), `(len + 1).div_ceil(16)` chunks (at
+    /// The columns ([`stride`](Self::stride) per chunk), `(len + 1).div_ceil(16)` chunks (a
+    /// [`padded`](Self::padded) set: `len / 16`, its padding lanes counted in `len`; at
     /// least one padding lane); padding lanes hold NaN in min x (so no padding lane passes the
     /// sweep's x test and every scan stops there) and 0 elsewhere.
     pub(super) data: Vec<Chunk>,
-    /// Number of boxes.
+    /// Number of boxes (of a [`padded`](Self::padded) set, of lanes: listings and padding).
     pub(super) len: usize,
 }
 

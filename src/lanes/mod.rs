@@ -99,8 +99,9 @@ pub trait Lanes: Copy {
     fn bits(m: Self::Mask) -> u32;
     /// Writes `base + i` for each set bit `i` of the 16-bit chunk mask `bits` (ascending) to the
     /// front of `out` and returns how many were written; those slots are then initialised. May
-    /// write past them, up to slot 16: `out.len() >= 16` is required (panics otherwise; the
-    /// callers leave 20).
+    /// write past them, up to slot 16, but only initialised `u32` values, never uninitialised
+    /// bytes ([`write_indices`](Self::write_indices) relies on it): `out.len() >= 16` is
+    /// required (panics otherwise; the callers leave 16 or more).
     fn write_chunk_indices(bits: u32, base: u32, out: &mut [MaybeUninit<u32>]) -> usize;
     /// [`write_chunk_indices`](Self::write_chunk_indices) into initialised slots: writes
     /// `base + i` for each set bit `i` of the 16-bit chunk mask `bits` (ascending) to the front
