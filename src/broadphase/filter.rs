@@ -3,7 +3,7 @@
 
 use super::Sweepable;
 use super::sealed::Sealed;
-use super::sorted::{Row, Shape, columns};
+use super::sorted::{Row, Shape, put_filter};
 use crate::error::BvError;
 use crate::lanes::Backend;
 use crate::query::HitLists;
@@ -125,11 +125,8 @@ impl<C: Sweepable> Sweepable for Filtered<'_, C> {}
 impl<C: Sweepable> Sealed for Filtered<'_, C> {
     fn rows(&self, axis: usize) -> (Shape, Vec<Row>) {
         let (shape, mut rows) = self.set.rows(axis);
-        // The filter's two columns follow the shape's own.
-        let at = columns(shape, false);
         for (row, f) in rows.iter_mut().zip(self.filters) {
-            row[at] = f32::from_bits(f.group);
-            row[at + 1] = f32::from_bits(f.mask);
+            put_filter(row, shape, f.group, f.mask);
         }
         (shape, rows)
     }

@@ -197,16 +197,8 @@ impl Cells {
             // Listings up to the first padding lane.
             while p < end && !set.get(MIN_X, p).is_nan() {
                 let reach = set.get(max_x, p);
-                let (mut lo, mut hi) = (p + 1, end);
-                while lo < hi {
-                    let mid = (lo + hi) / 2;
-                    if set.get(MIN_X, mid) <= reach {
-                        lo = mid + 1;
-                    } else {
-                        hi = mid;
-                    }
-                }
-                total += (lo - p - 1) as u64;
+                let past = set.partition_in(p + 1..end, |x| x <= reach);
+                total += (past - p - 1) as u64;
                 p += 1;
             }
         }

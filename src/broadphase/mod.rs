@@ -762,12 +762,10 @@ impl Sweep {
     fn union_cells<C: Sweepable>(&self, a: &C, b: &C, axis: usize) -> Cells {
         let (shape, mut rows) = b.rows(axis);
         rows.extend(a.rows(axis).1);
-        let at = sorted::columns(shape, false);
         let nb = b.count();
         for (u, row) in rows.iter_mut().enumerate() {
-            let (group, mask): (u32, u32) = if u < nb { (2, 1) } else { (1, 2) };
-            row[at] = f32::from_bits(group);
-            row[at + 1] = f32::from_bits(mask);
+            let (group, mask) = if u < nb { (2, 1) } else { (1, 2) };
+            sorted::put_filter(row, shape, group, mask);
         }
         let order = sorted::sweep_order(&rows);
         Cells::build(shape, true, axis, &rows, order, self.grid_dims())

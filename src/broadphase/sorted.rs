@@ -134,7 +134,17 @@ impl SortedBoxes {
 
     /// The first sorted position whose min x fails `below` (a binary search: min x ascends).
     pub(super) fn partition(&self, below: impl Fn(f32) -> bool) -> usize {
-        let (mut lo, mut hi) = (0, self.len);
+        self.partition_in(0..self.len, below)
+    }
+
+    /// [`partition`](Self::partition) within the positions `range` (min x ascending there, a
+    /// NaN padding lane failing `below` at its end).
+    pub(super) fn partition_in(
+        &self,
+        range: core::ops::Range<usize>,
+        below: impl Fn(f32) -> bool,
+    ) -> usize {
+        let (mut lo, mut hi) = (range.start, range.end);
         while lo < hi {
             let mid = (lo + hi) / 2;
             if below(self.get(MIN_X, mid)) {
@@ -157,6 +167,15 @@ impl SortedBoxes {
         }
         row
     }
+}
+
+/// Writes the collision filter `(group, mask)` into `row` (of `shape`) as the two `f32` bit
+/// patterns after the shape's own columns.
+#[inline]
+pub(super) fn put_filter(row: &mut Row, shape: Shape, group: u32, mask: u32) {
+    let at = shape.columns();
+    row[at] = f32::from_bits(group);
+    row[at + 1] = f32::from_bits(mask);
 }
 
 /// Columns per element of `shape`'s rows, `filtered` or not.
