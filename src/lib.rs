@@ -81,6 +81,7 @@
 #![warn(missing_docs)]
 
 mod backend;
+mod blocked;
 pub mod broadphase;
 pub mod cull;
 mod error;
@@ -89,6 +90,7 @@ mod lanes;
 pub mod pairwise;
 mod primitive;
 mod query;
+mod radix;
 mod round;
 pub mod seeds;
 mod soa;
@@ -96,6 +98,7 @@ mod strategy;
 mod tasks;
 
 pub use backend::BACKEND_ENV;
+pub use blocked::{BlockQuery, Blockable, Blocked, BlockedPinned};
 pub use error::BvError;
 pub use lanes::{Backend, ParseBackendError};
 pub use primitive::{

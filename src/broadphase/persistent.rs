@@ -2,9 +2,10 @@
 //! that moved.
 
 use super::Sweep;
-use super::sorted::{Row, Shape, SortedBoxes, box_rows, order_key, radix_sort, sweep_order};
+use super::sorted::{Row, Shape, SortedBoxes, box_rows, order_key, sweep_order};
 use super::sweep::window_scan;
 use crate::lanes::{Lanes, WithLanes, dispatch};
+use crate::radix::radix_sort;
 use crate::round::{extent_up, f32_at_most, reach_down};
 use crate::soa::Aabbs;
 

@@ -2,6 +2,7 @@
 //! copy into sorted order.
 
 use crate::lanes::Chunk;
+use crate::radix::radix_sort;
 use crate::round::{f32_at_least, f32_at_most};
 use crate::soa::{Aabbs, Octahedra, Spheres};
 
@@ -385,44 +386,6 @@ pub(super) fn order_key(v: f32) -> u32 {
     if b >> 31 == 1 { !b } else { b | 0x8000_0000 }
 }
 
-/// The stable order of `keys` (an index permutation) by a least-significant-digit radix sort:
-/// three passes of 11 bits over `(key, index)` packed in a `u64`.
-pub(super) fn radix_sort(keys: &[u32]) -> Vec<u32> {
-    const BITS: u32 = 11;
-    const BUCKETS: usize = 1 << BITS;
-    let mut items: Vec<u64> = keys
-        .iter()
-        .enumerate()
-        .map(|(i, &k)| (u64::from(k) << 32) | i as u64)
-        .collect();
-    let mut other = vec![0u64; items.len()];
-    for pass in 0..3 {
-        let shift = 32 + pass * BITS;
-        let digit = |v: u64| ((v >> shift) as usize) & (BUCKETS - 1);
-        let mut count = [0usize; BUCKETS];
-        for &v in &items {
-            count[digit(v)] += 1;
-        }
-        // A pass whose digit is the same for every key moves nothing.
-        if count.contains(&items.len()) {
-            continue;
-        }
-        let mut next = [0usize; BUCKETS];
-        let mut sum = 0;
-        for (b, &c) in count.iter().enumerate() {
-            next[b] = sum;
-            sum += c;
-        }
-        for &v in &items {
-            let d = digit(v);
-            other[next[d]] = v;
-            next[d] += 1;
-        }
-        core::mem::swap(&mut items, &mut other);
-    }
-    items.iter().map(|&v| v as u32).collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -445,25 +408,5 @@ mod tests {
             assert!(order_key(w[0]) < order_key(w[1]), "{w:?}");
         }
         assert_eq!(order_key(-0.0), order_key(0.0));
-    }
-
-    #[test]
-    fn radix_sort_is_a_stable_sort() {
-        let mut x = 0x1234_5678u32;
-        let mut keys: Vec<u32> = (0..if cfg!(miri) { 300 } else { 5000 })
-            .map(|_| {
-                x ^= x << 13;
-                x ^= x >> 17;
-                x ^= x << 5;
-                x % 977 * 4_000_001
-            })
-            .collect();
-        keys.extend([0, u32::MAX, 0, u32::MAX]);
-        let perm = radix_sort(&keys);
-        let mut want: Vec<u32> = (0..keys.len() as u32).collect();
-        want.sort_by_key(|&i| (keys[i as usize], i));
-        assert_eq!(perm, want);
-        assert_eq!(radix_sort(&[]), Vec::<u32>::new());
-        assert_eq!(radix_sort(&[7, 7, 7]), [0, 1, 2]);
     }
 }

@@ -228,4 +228,13 @@ impl Prepared for BoxKernel<'_> {
             BoxKernel::SevenSided(k) => BoxKernel::SevenSided(Tiled::tile(k, chunks)),
         }
     }
+    #[inline(always)]
+    fn chunk<V: Lanes>(&self, chunk: usize) -> u32 {
+        match self {
+            BoxKernel::Direct(k) => super::chunk_masked::<V, _>(k, chunk),
+            BoxKernel::MinMax(k) => super::chunk_masked::<V, _>(k, chunk),
+            BoxKernel::Xyz(k) => super::chunk_masked::<V, _>(k, chunk),
+            BoxKernel::SevenSided(k) => super::chunk_masked::<V, _>(k, chunk),
+        }
+    }
 }

@@ -21,7 +21,7 @@ mod tet;
 mod view_volume;
 
 pub use box_box::AabbsVsBox;
-pub(crate) use box_box::box_overlaps;
+pub(crate) use box_box::{AabbsInsideBox, box_overlaps};
 pub(crate) use box_staged::half_spaces;
 pub use box_staged::{
     AabbsStagePrefix, AabbsVsBoxMinMax, AabbsVsBoxSevenSided, AabbsVsBoxXyz, BoxKernel,
@@ -254,6 +254,7 @@ macro_rules! tiled {
 
 tiled! {
     ['a] AabbsVsBox<'a>;
+    ['a] AabbsInsideBox<'a>;
     ['a] AabbsVsBoxMinMax<'a>;
     ['a] AabbsVsBoxXyz<'a>;
     ['a] AabbsVsBoxSevenSided<'a>;
@@ -280,6 +281,21 @@ pub trait Prepared: Sized {
     fn drive<V: Lanes, S: Sink>(&self, sink: S) -> S;
     /// The same query over chunks `chunks` of the container only (see [`Tiled`]).
     fn tile(&self, chunks: Range<usize>) -> Self;
+    /// Hit bits of chunk `chunk` alone (bit `i` = primitive `chunk * 16 + i`), padding lanes
+    /// cleared: for walks that pick their chunks (the blocked containers), inside a tier.
+    fn chunk<V: Lanes>(&self, chunk: usize) -> u32;
+}
+
+/// [`chunk_bits`] with the lanes past `kernel.len()` cleared.
+#[inline(always)]
+fn chunk_masked<V: Lanes, K: Kernel>(kernel: &K, chunk: usize) -> u32 {
+    let bits = chunk_bits::<V, K>(kernel, chunk);
+    let rest = kernel.len() - chunk * Chunk::LANES;
+    if rest < Chunk::LANES {
+        bits & ((1u32 << rest) - 1)
+    } else {
+        bits
+    }
 }
 
 impl<K: Tiled> Prepared for K {
@@ -294,6 +310,10 @@ impl<K: Tiled> Prepared for K {
     #[inline(always)]
     fn tile(&self, chunks: Range<usize>) -> Self {
         Tiled::tile(self, chunks)
+    }
+    #[inline(always)]
+    fn chunk<V: Lanes>(&self, chunk: usize) -> u32 {
+        chunk_masked::<V, K>(self, chunk)
     }
 }
 
@@ -327,6 +347,13 @@ impl<A: Tiled, B: Tiled> Prepared for Either<A, B> {
         match self {
             Either::Common(k) => Either::Common(Tiled::tile(k, chunks)),
             Either::Rare(k) => Either::Rare(Tiled::tile(k, chunks)),
+        }
+    }
+    #[inline(always)]
+    fn chunk<V: Lanes>(&self, chunk: usize) -> u32 {
+        match self {
+            Either::Common(k) => chunk_masked::<V, A>(k, chunk),
+            Either::Rare(k) => chunk_masked::<V, B>(k, chunk),
         }
     }
 }

@@ -179,10 +179,7 @@ impl<'a, C: Container> Pinned<'a, C> {
         let mut out = Vec::new();
         self.extend_hits(query, &mut out);
         // `extend_hits` reserved a slot per primitive; a few hits do not keep all of it.
-        if out.capacity() > 2 * out.len() + 64 {
-            out.shrink_to_fit();
-        }
-        Hits(out.into_iter())
+        Hits::from_vec(out)
     }
 
     /// Writes a bitmap of the hits: bit `i % 64` of `mask[i / 64]` is set iff primitive `i` is hit.
@@ -210,6 +207,16 @@ impl<'a, C: Container> Pinned<'a, C> {
 /// The indices hit by a query, ascending (from `hits`).
 #[derive(Clone, Debug)]
 pub struct Hits(std::vec::IntoIter<u32>);
+
+impl Hits {
+    /// The hits `v` (ascending), shrunk when they hold far less than their capacity.
+    pub(crate) fn from_vec(mut v: Vec<u32>) -> Hits {
+        if v.capacity() > 2 * v.len() + 64 {
+            v.shrink_to_fit();
+        }
+        Hits(v.into_iter())
+    }
+}
 
 impl Iterator for Hits {
     type Item = u32;

@@ -153,6 +153,31 @@ impl<const K: usize> Columns<K> {
         }
         self.len = 0;
     }
+
+    /// New columns whose row `p` is row `order[p]` of these (a permutation, or any selection:
+    /// every `order[p] < len`), padding zero. One column at a time.
+    ///
+    /// # Panics
+    /// If an entry of `order` is `>= len`.
+    pub(crate) fn gather(&self, order: &[u32]) -> Self {
+        let chunks = order.len().div_ceil(Chunk::LANES);
+        let cols = core::array::from_fn(|k| {
+            let src = &self.cols[k];
+            let mut dst = vec![Chunk::zeroed(); chunks];
+            for (d, o) in dst.iter_mut().zip(order.chunks(Chunk::LANES)) {
+                for (lane, &i) in d.0.iter_mut().zip(o) {
+                    let i = i as usize;
+                    assert!(i < self.len, "gather: row {i} out of bounds ({})", self.len);
+                    *lane = src[i / Chunk::LANES].0[i % Chunk::LANES];
+                }
+            }
+            dst
+        });
+        Columns {
+            cols,
+            len: order.len(),
+        }
+    }
 }
 
 impl<const K: usize> Default for Columns<K> {

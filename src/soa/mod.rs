@@ -251,6 +251,25 @@ macro_rules! container {
             }
         }
 
+        #[allow(dead_code)] // the blocked containers use them for some containers only
+        impl $name {
+            /// The storage.
+            #[inline]
+            pub(crate) fn columns(&self) -> &Columns<$k> {
+                &self.cols
+            }
+
+            /// A container over `cols` (rows that passed this container's validation).
+            pub(crate) fn from_columns(cols: Columns<$k>) -> Self {
+                Self { cols }
+            }
+
+            /// Overwrites row `index < len()` with a primitive that passed its `check`.
+            pub(crate) fn set_valid(&mut self, index: usize, item: $prim) {
+                self.cols.set(index, Row::to_row(item));
+            }
+        }
+
         impl Sealed for $name {}
 
         impl Container for $name {

@@ -1,0 +1,115 @@
+//! What a container must tell the blocked form about its primitives: the box that orders a
+//! primitive along the curve, the bounds of a chunk of them, and how to reorder them.
+
+use crate::error::BvError;
+use crate::lanes::Chunk;
+use crate::primitive::Aabb;
+use crate::soa::{Aabbs, Container};
+
+/// The containers that have a blocked form ([`Blocked`](super::Blocked)): [`Aabbs`]. Sealed.
+pub trait Blockable: Container + Clone + private::Layout {}
+
+impl Blockable for Aabbs {}
+
+pub(crate) mod private {
+    use super::{Aabb, BvError, Container};
+
+    /// The sealed machinery of [`Blockable`](super::Blockable).
+    pub trait Layout: Container + Sized {
+        /// Number of primitives.
+        fn count(&self) -> usize;
+        /// The box of primitive `i` whose centre places it on the curve and whose largest side
+        /// marks it outsized (not rounded: it only orders).
+        fn key_box(&self, i: usize) -> ([f32; 3], [f32; 3]);
+        /// Bounds of the primitives of chunk `chunk` (its lanes below `count()`): a box that every
+        /// primitive the container's queries can report lies in, as far as the block tests need
+        /// (see `reach.rs`). Finite.
+        fn chunk_bounds(&self, chunk: usize) -> Aabb;
+        /// The bounds one primitive adds to its block (what `chunk_bounds` takes of it).
+        fn item_bounds(item: &Self::Primitive) -> Aabb;
+        /// The container whose primitive `p` is primitive `order[p]` of this one.
+        fn gather(&self, order: &[u32]) -> Self;
+        /// Primitive `i`, if any.
+        fn item(&self, i: usize) -> Option<Self::Primitive>;
+        /// The container's validation of `item` as primitive `index`.
+        fn check_item(item: &Self::Primitive, index: usize) -> Result<(), BvError>;
+        /// Overwrites primitive `i < count()` with a checked item.
+        fn put(&mut self, i: usize, item: Self::Primitive);
+        /// A hint to fetch chunk `chunk` of every column the queries read.
+        fn prefetch_chunk(&self, chunk: usize);
+        /// A container holding `items` (validated, naming the index in `items`).
+        fn from_items(items: &[Self::Primitive]) -> Result<Self, BvError>;
+    }
+}
+
+/// Min over the first `n` lanes of `c` (n >= 1).
+#[inline]
+fn lanes_min(c: &Chunk, n: usize) -> f32 {
+    c.0[..n].iter().copied().fold(f32::INFINITY, f32::min)
+}
+
+/// Max over the first `n` lanes of `c` (n >= 1).
+#[inline]
+fn lanes_max(c: &Chunk, n: usize) -> f32 {
+    c.0[..n].iter().copied().fold(f32::NEG_INFINITY, f32::max)
+}
+
+impl private::Layout for Aabbs {
+    #[inline]
+    fn count(&self) -> usize {
+        self.len()
+    }
+
+    #[inline]
+    fn key_box(&self, i: usize) -> ([f32; 3], [f32; 3]) {
+        let cols = self.columns();
+        let (c, l) = (i / Chunk::LANES, i % Chunk::LANES);
+        let v = |k: usize| cols.col(k)[c].0[l];
+        ([v(0), v(1), v(2)], [v(3), v(4), v(5)])
+    }
+
+    fn chunk_bounds(&self, chunk: usize) -> Aabb {
+        let cols = self.columns();
+        let n = (self.len() - chunk * Chunk::LANES).min(Chunk::LANES);
+        debug_assert!(n > 0);
+        let min = |k: usize| lanes_min(&cols.col(k)[chunk], n);
+        let max = |k: usize| lanes_max(&cols.col(k)[chunk], n);
+        Aabb::new([min(0), min(1), min(2)], [max(3), max(4), max(5)])
+    }
+
+    #[inline]
+    fn item_bounds(item: &Aabb) -> Aabb {
+        *item
+    }
+
+    fn gather(&self, order: &[u32]) -> Self {
+        Aabbs::from_columns(self.columns().gather(order))
+    }
+
+    #[inline]
+    fn item(&self, i: usize) -> Option<Aabb> {
+        self.get(i)
+    }
+
+    #[inline]
+    fn check_item(item: &Aabb, index: usize) -> Result<(), BvError> {
+        item.check(index)
+    }
+
+    #[inline]
+    fn put(&mut self, i: usize, item: Aabb) {
+        self.set_valid(i, item);
+    }
+
+    fn from_items(items: &[Aabb]) -> Result<Self, BvError> {
+        Aabbs::from_slice(items)
+    }
+
+    #[inline(always)]
+    fn prefetch_chunk(&self, chunk: usize) {
+        let cols = self.view_with_diagonal();
+        for k in 0..7 {
+            cols.prefetch(k, chunk);
+        }
+    }
+}

@@ -1,0 +1,374 @@
+//! Blocked containers (`Blocked`): primitives in spatially sorted blocks with bounds, so a query
+//! skips the blocks it cannot reach. The overview is on [`Blocked`].
+
+mod build;
+mod layout;
+mod reach;
+mod walk;
+
+pub use layout::Blockable;
+pub use reach::BlockQuery;
+
+use crate::error::BvError;
+use crate::lanes::{Backend, dispatch};
+use crate::primitive::Aabb;
+use crate::query::Hits;
+use crate::soa::Aabbs;
+
+/// The most levels of bounds: `16^8` primitives exceed the containers' `u32` limit.
+pub(crate) const MAX_LEVELS: usize = 8;
+
+/// Blocked containers: the primitives reordered along a space-filling curve into blocks of one
+/// chunk (16 primitives), each block with its bounds, and above them levels of bounds of 16
+/// blocks, 256, ..., so that a query skips every block it cannot reach.
+///
+/// [`Blocked<Aabbs>`](Blocked) answers every query [`Aabbs`] answers, with the same methods, and
+/// its answers are the flat container's bit for bit, on every backend: the caller's indices,
+/// ascending. Per block the walk has three outcomes:
+///
+/// * **beyond reach**: the block's bounds fail the query's block test, and no primitive of the
+///   block can pass the flat test (`reach.rs` says why, per query type); the block is skipped;
+/// * **wholly inside** (box queries): the bounds lie inside the query box, so every primitive of
+///   the block overlaps it; they are reported untested;
+/// * **partly**: the flat container's own kernel runs over the block's 16 primitives.
+///
+/// The same test decides at every level, so a node whose bounds fail skips its whole subtree.
+///
+/// # Building
+/// [`Blocked::new`] orders the primitives by the Morton code of their box centres (10 bits per
+/// axis over the centres' bounds; a radix sort), and then builds the levels bottom up. A primitive
+/// whose largest side exceeds [`OUTSIZED_FACTOR`](Blocked::OUTSIZED_FACTOR) times the larger of the
+/// median side and the side of a cube holding one block of centres is *outsized*: the outsized go
+/// after all the others, in blocks of their own, so that one huge primitive does not widen the
+/// bounds of the small ones around it ([`outsized`](Blocked::outsized) says how many).
+///
+/// # Moving primitives
+/// [`set`](Blocked::set) replaces a primitive in place and widens the bounds above it as far as
+/// they do not already contain it (a few comparisons per level; bounds never shrink there).
+/// Moved primitives leave bounds looser than they need be: [`refit`](Blocked::refit) recomputes
+/// every bound from the primitives (linear), [`rebuild`](Blocked::rebuild) reorders along the curve
+/// again (a new build), for when the primitives have moved far from their blocks.
+///
+/// ```
+/// use bvlanes::{Aabb, Aabbs, Blocked};
+/// let boxes: Vec<Aabb> = (0..1000)
+///     .map(|i| {
+///         let x = (i % 10) as f32 * 10.0;
+///         let y = (i / 10 % 10) as f32 * 10.0;
+///         let z = (i / 100) as f32 * 10.0;
+///         Aabb::new([x, y, z], [x + 1.0, y + 1.0, z + 1.0])
+///     })
+///     .collect();
+/// let flat = Aabbs::from_slice(&boxes)?;
+/// let blocked = Blocked::new(&flat);
+/// let q = Aabb::new([15.0, 15.0, 15.0], [31.0, 31.0, 31.0]);
+/// assert_eq!(blocked.hits(&q).collect::<Vec<_>>(), flat.hits(&q).collect::<Vec<_>>());
+/// assert_eq!(blocked.count_hits(&q), 8); // x, y, z each 20 or 30 (touching 31 counts)
+/// # Ok::<(), bvlanes::BvError>(())
+/// ```
+///
+/// Built from a flat container ([`Blocked::new`]) or a slice ([`Blocked::from_slice`]); indices
+/// are the caller's (the flat container's or the slice's).
+#[derive(Clone, Debug)]
+pub struct Blocked<C> {
+    /// The primitives in curve order.
+    leaves: C,
+    /// `order[p]`: the caller's index of the primitive at position `p`.
+    order: Vec<u32>,
+    /// `position[i]`: where the caller's primitive `i` is (the inverse of `order`).
+    position: Vec<u32>,
+    /// The bounds: `levels[0]` one box per chunk of `leaves`, each next level one per chunk of
+    /// the one below; the last holds at most 16. Empty when there are no primitives.
+    levels: Vec<Aabbs>,
+    /// How many primitives are outsized (the last ones in curve order).
+    outsized: usize,
+}
+
+impl<C: Blockable> Blocked<C> {
+    /// See the module docs: a primitive is outsized when its largest side exceeds this many
+    /// times the larger of the median largest side and the side of a cube that would hold one
+    /// block of centres.
+    pub const OUTSIZED_FACTOR: f64 = build::OUTSIZED_FACTOR;
+
+    /// The blocked form of `container` (which is left as it is; indices are its indices).
+    ///
+    /// Cost: two passes over the primitives for the keys, a three-pass radix sort, one gather
+    /// of every column, and the bounds (about 1/15 of the primitives' size again).
+    #[must_use]
+    pub fn new(container: &C) -> Self {
+        let (order, outsized) = build::curve_order(container);
+        let leaves = container.gather(&order);
+        let mut position = vec![0u32; order.len()];
+        for (p, &i) in order.iter().enumerate() {
+            position[i as usize] = p as u32;
+        }
+        let levels = build::levels(&leaves);
+        Blocked {
+            leaves,
+            order,
+            position,
+            levels,
+            outsized,
+        }
+    }
+
+    /// The blocked form of `items` (index `i` is `items[i]`).
+    ///
+    /// # Errors
+    /// The first invalid item's [`BvError`], naming its index, as the flat container's
+    /// `from_slice`.
+    pub fn from_slice(items: &[C::Primitive]) -> Result<Self, BvError> {
+        Ok(Self::new(&C::from_items(items)?))
+    }
+
+    /// Number of primitives.
+    #[must_use]
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.order.len()
+    }
+
+    /// Whether there are no primitives.
+    #[must_use]
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.order.is_empty()
+    }
+
+    /// The primitive with index `index`, if any.
+    #[must_use]
+    pub fn get(&self, index: usize) -> Option<C::Primitive> {
+        let p = *self.position.get(index)?;
+        self.leaves.item(p as usize)
+    }
+
+    /// How many primitives were outsized at the last build (kept in blocks of their own).
+    #[must_use]
+    pub fn outsized(&self) -> usize {
+        self.outsized
+    }
+
+    /// Levels of bounds above the primitives (0 when empty; 1 up to 16 blocks, ...).
+    #[must_use]
+    pub fn levels(&self) -> usize {
+        self.levels.len()
+    }
+
+    /// The caller's index of each primitive in block order: block `b` holds indices
+    /// `order()[16 * b .. 16 * b + 16]`.
+    #[must_use]
+    pub fn order(&self) -> &[u32] {
+        &self.order
+    }
+
+    /// Replaces the primitive with index `index` and widens the bounds above it where they do not
+    /// already contain it (no reordering; see [`refit`](Blocked::refit) and
+    /// [`rebuild`](Blocked::rebuild)). Answers stay exact whatever moved.
+    ///
+    /// Cost: the primitive's row, plus one bounds check per level up to the first that already
+    /// contains it (and a write per level widened).
+    ///
+    /// # Errors
+    /// [`BvError::IndexOutOfBounds`] past the end, or the item's validation error naming `index`;
+    /// nothing is changed.
+    pub fn set(&mut self, index: usize, item: C::Primitive) -> Result<(), BvError> {
+        let Some(&p) = self.position.get(index) else {
+            return Err(BvError::IndexOutOfBounds {
+                index,
+                len: self.len(),
+            });
+        };
+        C::check_item(&item, index)?;
+        let p = p as usize;
+        self.leaves.put(p, item);
+        let b = C::item_bounds(&item);
+        for (k, level) in self.levels.iter_mut().enumerate() {
+            let node = p >> (4 * (k + 1));
+            let cur = level.get(node).expect("a node per 16 below");
+            if contains(&cur, &b) {
+                // Every level above contains this one.
+                break;
+            }
+            level.set_valid(node, union(&cur, &b));
+        }
+        Ok(())
+    }
+
+    /// Recomputes every bound from the primitives (tight again after moves), keeping the order.
+    /// Linear in the number of primitives.
+    pub fn refit(&mut self) {
+        self.levels = build::levels(&self.leaves);
+    }
+
+    /// Reorders along the curve again and rebuilds the bounds: what [`new`](Blocked::new) costs.
+    /// For primitives that moved far from their blocks (their bounds grew loose); the indices do
+    /// not change.
+    pub fn rebuild(&mut self) {
+        let original = self.leaves.gather(&self.position);
+        *self = Self::new(&original);
+    }
+
+    /// The same container with its queries pinned to `backend`.
+    ///
+    /// # Errors
+    /// [`BvError::BackendUnavailable`] if this CPU lacks it.
+    pub fn with_backend(&self, backend: Backend) -> Result<BlockedPinned<'_, C>, BvError> {
+        Ok(BlockedPinned {
+            blocked: self,
+            backend: backend.check()?,
+        })
+    }
+
+    /// The view on the detected backend.
+    fn detected(&self) -> BlockedPinned<'_, C> {
+        BlockedPinned {
+            blocked: self,
+            backend: Backend::detect(),
+        }
+    }
+
+    /// Number of primitives hit by `query` (the flat container's count).
+    #[must_use]
+    pub fn count_hits<Q: BlockQuery<C>>(&self, query: &Q) -> usize {
+        self.detected().count_hits(query)
+    }
+
+    /// Whether `query` hits any primitive (stops at the first hit block).
+    #[must_use]
+    pub fn any_hit<Q: BlockQuery<C>>(&self, query: &Q) -> bool {
+        self.detected().any_hit(query)
+    }
+
+    /// Appends the indices of the primitives hit by `query` to `out`, ascending.
+    pub fn extend_hits<Q: BlockQuery<C>>(&self, query: &Q, out: &mut Vec<u32>) {
+        self.detected().extend_hits(query, out);
+    }
+
+    /// The indices of the primitives hit by `query`, ascending.
+    #[must_use]
+    pub fn hits<Q: BlockQuery<C>>(&self, query: &Q) -> Hits {
+        self.detected().hits(query)
+    }
+
+    /// Writes a bitmap of the hits (bit `i % 64` of `mask[i / 64]` for index `i`), as the flat
+    /// container's `hit_mask`.
+    ///
+    /// # Panics
+    /// If `mask` has fewer than `len().div_ceil(64)` words.
+    pub fn hit_mask<Q: BlockQuery<C>>(&self, query: &Q, mask: &mut [u64]) {
+        self.detected().hit_mask(query, mask);
+    }
+}
+
+impl Blocked<Aabbs> {
+    /// The bounds of level `level`'s node `node` (level 0: block `node`), for tests and
+    /// diagnostics.
+    #[must_use]
+    pub fn bounds(&self, level: usize, node: usize) -> Option<Aabb> {
+        self.levels.get(level)?.get(node)
+    }
+}
+
+/// Whether `outer` contains `inner`.
+#[inline]
+fn contains(outer: &Aabb, inner: &Aabb) -> bool {
+    (0..3).all(|a| outer.min[a] <= inner.min[a] && inner.max[a] <= outer.max[a])
+}
+
+/// The smallest box containing both.
+#[inline]
+fn union(a: &Aabb, b: &Aabb) -> Aabb {
+    Aabb::new(
+        core::array::from_fn(|i| a.min[i].min(b.min[i])),
+        core::array::from_fn(|i| a.max[i].max(b.max[i])),
+    )
+}
+
+/// A [`Blocked`] container with its queries pinned to one [`Backend`] (from
+/// [`Blocked::with_backend`]).
+#[derive(Debug)]
+pub struct BlockedPinned<'a, C> {
+    blocked: &'a Blocked<C>,
+    backend: Backend,
+}
+
+impl<C> Clone for BlockedPinned<'_, C> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<C> Copy for BlockedPinned<'_, C> {}
+
+impl<'a, C: Blockable> BlockedPinned<'a, C> {
+    /// The backend queries run on.
+    #[must_use]
+    pub fn backend(&self) -> Backend {
+        self.backend
+    }
+
+    /// The container.
+    #[must_use]
+    pub fn container(&self) -> &'a Blocked<C> {
+        self.blocked
+    }
+
+    /// The walk of `query` into `out`, on this backend (one dispatch).
+    #[inline]
+    fn walk<Q: BlockQuery<C>, O: walk::Out>(&self, query: &Q, out: O) -> O {
+        dispatch(
+            self.backend,
+            walk::Walk {
+                blocked: self.blocked,
+                query,
+                out,
+            },
+        )
+    }
+
+    /// Number of primitives hit by `query`.
+    #[must_use]
+    pub fn count_hits<Q: BlockQuery<C>>(&self, query: &Q) -> usize {
+        self.walk(query, walk::Count(0)).0
+    }
+
+    /// Whether `query` hits any primitive.
+    #[must_use]
+    pub fn any_hit<Q: BlockQuery<C>>(&self, query: &Q) -> bool {
+        self.walk(query, walk::Any(false)).0
+    }
+
+    /// Appends the indices of the primitives hit by `query` to `out`, ascending.
+    pub fn extend_hits<Q: BlockQuery<C>>(&self, query: &Q, out: &mut Vec<u32>) {
+        let start = out.len();
+        let _ = self.walk(query, walk::Indices(out));
+        let max = u32::try_from(self.blocked.len().saturating_sub(1)).unwrap_or(u32::MAX);
+        crate::radix::sort_indices(&mut out[start..], max);
+    }
+
+    /// The indices of the primitives hit by `query`, ascending.
+    #[must_use]
+    pub fn hits<Q: BlockQuery<C>>(&self, query: &Q) -> Hits {
+        let mut out = Vec::new();
+        self.extend_hits(query, &mut out);
+        Hits::from_vec(out)
+    }
+
+    /// Writes a bitmap of the hits: bit `i % 64` of `mask[i / 64]` is set iff primitive `i` is
+    /// hit. The first `len().div_ceil(64)` words are overwritten; later words are left alone.
+    ///
+    /// # Panics
+    /// If `mask` has fewer than `len().div_ceil(64)` words.
+    pub fn hit_mask<Q: BlockQuery<C>>(&self, query: &Q, mask: &mut [u64]) {
+        let len = self.blocked.len();
+        let words = len.div_ceil(64);
+        assert!(
+            mask.len() >= words,
+            "hit_mask: a container of {len} primitives needs {words} mask words, got {}",
+            mask.len()
+        );
+        let mask = &mut mask[..words];
+        mask.fill(0);
+        let _ = self.walk(query, walk::MaskWords(mask));
+    }
+}

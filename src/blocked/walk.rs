@@ -1,0 +1,223 @@
+//! The walk: one query down the levels of block bounds to the blocks it reaches, each block's
+//! primitives tested by the flat container's own kernel. One [`WithLanes`] job per query, so the
+//! whole walk runs on one tier (one dispatch).
+
+use super::Blocked;
+use super::layout::Blockable;
+use super::reach::BlockQuery;
+use crate::kernel::{AabbsInsideBox, Prepared};
+use crate::lanes::{Chunk, Lanes, WithLanes};
+use crate::query::private::Bind;
+use core::ops::Range;
+
+/// Where a walk's hits go. Positions are the blocked order's; `order` maps them to the caller's
+/// indices.
+pub(crate) trait Out {
+    /// The hit bits of the 16 primitives at positions `base..base + 16` (padding cleared);
+    /// returns `true` to stop.
+    fn chunk(&mut self, order: &[u32], base: usize, bits: u32) -> bool;
+    /// Every primitive at `positions` is a hit; returns `true` to stop.
+    fn all(&mut self, order: &[u32], positions: Range<usize>) -> bool;
+}
+
+/// Counts.
+pub(crate) struct Count(pub(crate) usize);
+
+impl Out for Count {
+    #[inline(always)]
+    fn chunk(&mut self, _: &[u32], _: usize, bits: u32) -> bool {
+        self.0 += bits.count_ones() as usize;
+        false
+    }
+    #[inline(always)]
+    fn all(&mut self, _: &[u32], positions: Range<usize>) -> bool {
+        self.0 += positions.len();
+        false
+    }
+}
+
+/// Stops at the first hit.
+pub(crate) struct Any(pub(crate) bool);
+
+impl Out for Any {
+    #[inline(always)]
+    fn chunk(&mut self, _: &[u32], _: usize, bits: u32) -> bool {
+        self.0 = bits != 0;
+        self.0
+    }
+    #[inline(always)]
+    fn all(&mut self, _: &[u32], positions: Range<usize>) -> bool {
+        self.0 = !positions.is_empty();
+        self.0
+    }
+}
+
+/// Appends the caller's indices (in walk order; the caller sorts them).
+pub(crate) struct Indices<'a>(pub(crate) &'a mut Vec<u32>);
+
+impl Out for Indices<'_> {
+    #[inline(always)]
+    fn chunk(&mut self, order: &[u32], base: usize, mut bits: u32) -> bool {
+        let order = &order[base..];
+        while bits != 0 {
+            self.0.push(order[bits.trailing_zeros() as usize]);
+            bits &= bits - 1;
+        }
+        false
+    }
+    #[inline(always)]
+    fn all(&mut self, order: &[u32], positions: Range<usize>) -> bool {
+        self.0.extend_from_slice(&order[positions]);
+        false
+    }
+}
+
+/// Sets bit `i` of a zeroed word slice per hit `i`.
+pub(crate) struct MaskWords<'a>(pub(crate) &'a mut [u64]);
+
+impl MaskWords<'_> {
+    #[inline(always)]
+    fn set(&mut self, i: u32) {
+        self.0[i as usize / 64] |= 1 << (i % 64);
+    }
+}
+
+impl Out for MaskWords<'_> {
+    #[inline(always)]
+    fn chunk(&mut self, order: &[u32], base: usize, mut bits: u32) -> bool {
+        let order = &order[base..];
+        while bits != 0 {
+            self.set(order[bits.trailing_zeros() as usize]);
+            bits &= bits - 1;
+        }
+        false
+    }
+    #[inline(always)]
+    fn all(&mut self, order: &[u32], positions: Range<usize>) -> bool {
+        for &i in &order[positions] {
+            self.set(i);
+        }
+        false
+    }
+}
+
+/// Entries of the walk's stack: at most 16 per level (the children of one node), plus the root.
+const STACK: usize = 16 * super::MAX_LEVELS + 1;
+
+/// One query's walk, a job for [`dispatch`](crate::lanes::dispatch).
+pub(crate) struct Walk<'a, C, Q, O> {
+    pub(crate) blocked: &'a Blocked<C>,
+    pub(crate) query: &'a Q,
+    pub(crate) out: O,
+}
+
+impl<C: Blockable, Q: BlockQuery<C>, O: Out> WithLanes for Walk<'_, C, Q, O> {
+    type Output = O;
+
+    #[inline(always)]
+    fn run<V: Lanes>(self) -> O {
+        let Walk {
+            blocked,
+            query,
+            mut out,
+        } = self;
+        let order = &blocked.order[..];
+        let Some(leaf) = query.bind(&blocked.leaves) else {
+            return out;
+        };
+        let levels = &blocked.levels[..];
+        let reach = query.reach();
+        let (Some(reach), Some(top)) = (reach, levels.len().checked_sub(1)) else {
+            // No block test (or no primitive): every chunk, in order.
+            let chunks = order.len().div_ceil(Chunk::LANES);
+            for c in 0..chunks {
+                if out.chunk(order, c * Chunk::LANES, leaf.chunk::<V>(c)) {
+                    break;
+                }
+            }
+            return out;
+        };
+        // Each level's block test bound once (its splats then stay put for the whole walk).
+        let mut tests = [const { None }; super::MAX_LEVELS];
+        let mut inside = [const { None }; super::MAX_LEVELS];
+        let whole_box = query.inside();
+        for (l, level) in levels.iter().enumerate() {
+            tests[l] = reach.bind(level);
+            if tests[l].is_none() {
+                // The block test hits nothing: neither can the query.
+                return out;
+            }
+            if let Some(b) = &whole_box {
+                inside[l] = Some(AabbsInsideBox {
+                    cols: level.view(),
+                    q_min: b.min,
+                    q_max: b.max,
+                });
+            }
+        }
+        // Depth first, children pushed last to first, so blocks are visited in position order.
+        let mut stack = [(0u32, 0u32); STACK];
+        stack[0] = (top as u32, 0);
+        let mut depth = 1;
+        while depth > 0 {
+            depth -= 1;
+            let (level, chunk) = stack[depth];
+            let (level, chunk) = (level as usize, chunk as usize);
+            let Some(test) = &tests[level] else {
+                unreachable!("every level's test is bound");
+            };
+            let hit = test.chunk::<V>(chunk);
+            if hit == 0 {
+                continue;
+            }
+            let whole = match &inside[level] {
+                Some(k) => k.chunk::<V>(chunk) & hit,
+                None => 0,
+            };
+            // Node `n` of level `level` covers positions `n << shift ..`.
+            let shift = 4 * (level + 1);
+            let mut bits = whole;
+            while bits != 0 {
+                let n = chunk * Chunk::LANES + bits.trailing_zeros() as usize;
+                let end = ((n + 1) << shift).min(order.len());
+                if out.all(order, (n << shift)..end) {
+                    return out;
+                }
+                bits &= bits - 1;
+            }
+            let partly = hit & !whole;
+            if level == 0 {
+                // The blocks' rows are likely far from the cache: ask for all of them first.
+                let mut bits = partly;
+                while bits != 0 {
+                    blocked
+                        .leaves
+                        .prefetch_chunk(chunk * Chunk::LANES + bits.trailing_zeros() as usize);
+                    bits &= bits - 1;
+                }
+                let mut bits = partly;
+                while bits != 0 {
+                    let c = chunk * Chunk::LANES + bits.trailing_zeros() as usize;
+                    if out.chunk(order, c * Chunk::LANES, leaf.chunk::<V>(c)) {
+                        return out;
+                    }
+                    bits &= bits - 1;
+                }
+            } else {
+                let below = levels[level - 1].view();
+                let mut bits = partly;
+                while bits != 0 {
+                    let i = 31 - bits.leading_zeros();
+                    let child = chunk * Chunk::LANES + i as usize;
+                    for k in 0..6 {
+                        below.prefetch(k, child);
+                    }
+                    stack[depth] = ((level - 1) as u32, child as u32);
+                    depth += 1;
+                    bits &= !(1 << i);
+                }
+            }
+        }
+        out
+    }
+}

@@ -1,0 +1,131 @@
+//! The least-significant-digit radix sort the sweeps (sort by min x) and the blocked containers
+//! (sort by space-filling-curve key) share.
+
+/// The stable order of `keys` (an index permutation) by a least-significant-digit radix sort:
+/// three passes of 11 bits over `(key, index)` packed in a `u64`.
+pub(crate) fn radix_sort(keys: &[u32]) -> Vec<u32> {
+    const BITS: u32 = 11;
+    const BUCKETS: usize = 1 << BITS;
+    let mut items: Vec<u64> = keys
+        .iter()
+        .enumerate()
+        .map(|(i, &k)| (u64::from(k) << 32) | i as u64)
+        .collect();
+    let mut other = vec![0u64; items.len()];
+    for pass in 0..3 {
+        let shift = 32 + pass * BITS;
+        let digit = |v: u64| ((v >> shift) as usize) & (BUCKETS - 1);
+        let mut count = [0usize; BUCKETS];
+        for &v in &items {
+            count[digit(v)] += 1;
+        }
+        // A pass whose digit is the same for every key moves nothing.
+        if count.contains(&items.len()) {
+            continue;
+        }
+        let mut next = [0usize; BUCKETS];
+        let mut sum = 0;
+        for (b, &c) in count.iter().enumerate() {
+            next[b] = sum;
+            sum += c;
+        }
+        for &v in &items {
+            let d = digit(v);
+            other[next[d]] = v;
+            next[d] += 1;
+        }
+        core::mem::swap(&mut items, &mut other);
+    }
+    items.iter().map(|&v| v as u32).collect()
+}
+
+/// Sorts `v` ascending, every element `<= max`: by LSD radix passes of 11 bits, as many as
+/// `max` needs (one scratch buffer), for long slices; `sort_unstable` for short ones.
+pub(crate) fn sort_indices(v: &mut [u32], max: u32) {
+    const BITS: u32 = 11;
+    const BUCKETS: usize = 1 << BITS;
+    /// Below this length the comparison sort is faster (the bucket counts cost more).
+    const SHORT: usize = 512;
+    if v.len() < SHORT {
+        v.sort_unstable();
+        return;
+    }
+    let passes = (32 - max.leading_zeros()).div_ceil(BITS);
+    let mut other = vec![0u32; v.len()];
+    let (mut from, mut to): (&mut [u32], &mut [u32]) = (v, &mut other);
+    for pass in 0..passes {
+        let shift = pass * BITS;
+        let digit = |x: u32| ((x >> shift) as usize) & (BUCKETS - 1);
+        let mut next = [0usize; BUCKETS];
+        for &x in from.iter() {
+            next[digit(x)] += 1;
+        }
+        let mut sum = 0;
+        for n in &mut next {
+            let c = *n;
+            *n = sum;
+            sum += c;
+        }
+        for &x in from.iter() {
+            let d = digit(x);
+            to[next[d]] = x;
+            next[d] += 1;
+        }
+        core::mem::swap(&mut from, &mut to);
+    }
+    if passes % 2 == 1 {
+        // The sorted values are in the scratch buffer.
+        to.copy_from_slice(from);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{radix_sort, sort_indices};
+
+    #[test]
+    fn sort_indices_sorts_at_every_width() {
+        let mut x = 0x9e37_79b9u32;
+        for (len, max) in [
+            (0, 0),
+            (5, 9),
+            (600, 100),
+            (3000, 5000),
+            (5000, 1 << 22),
+            (4000, u32::MAX),
+        ] {
+            let mut v: Vec<u32> = (0..len)
+                .map(|_| {
+                    x ^= x << 13;
+                    x ^= x >> 17;
+                    x ^= x << 5;
+                    if max == u32::MAX { x } else { x % (max + 1) }
+                })
+                .collect();
+            let mut want = v.clone();
+            want.sort_unstable();
+            sort_indices(&mut v, max);
+            assert_eq!(v, want, "{len} values up to {max}");
+        }
+    }
+
+    #[test]
+    fn radix_sort_is_a_stable_sort() {
+        let mut x = 0x1234_5678u32;
+        let mut keys: Vec<u32> = (0..if cfg!(miri) { 300 } else { 5000 })
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 17;
+                x ^= x << 5;
+                x % 977 * 4_000_001
+            })
+            .collect();
+        keys.extend([0, u32::MAX, 0, u32::MAX]);
+        let perm = radix_sort(&keys);
+        let mut want: Vec<u32> = (0..keys.len() as u32).collect();
+        want.sort_by_key(|&i| (keys[i as usize], i));
+        assert_eq!(perm, want);
+        assert_eq!(radix_sort(&[]), Vec::<u32>::new());
+        assert_eq!(radix_sort(&[7, 7, 7]), [0, 1, 2]);
+    }
+}

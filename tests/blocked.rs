@@ -1,0 +1,405 @@
+//! Blocked containers against the flat ones: every query type `Aabbs` answers, on every
+//! available backend, through every query method, must give the flat container's answers bit for
+//! bit (the flat container is itself checked against the scalar reference in `differential.rs`).
+//! Random data at every length 0..=67 and a few thousand, adversarial values, clustered and
+//! degenerate layouts, NaN and infinite queries, and after moves, refits and rebuilds.
+
+#[macro_use]
+mod common;
+
+use bvlanes::{
+    Aabb, Aabbs, Backend, BlockQuery, Blocked, BoxStrategy, BvError, Conservative, Frustum, Obb,
+    Query, Sphere, Staged,
+};
+use common::*;
+use core::fmt::Debug;
+
+/// Every method of every backend: the blocked answers equal the flat ones. Returns the hit count.
+fn same_answers<Q: BlockQuery<Aabbs> + Query<Aabbs> + Debug>(
+    flat: &Aabbs,
+    blocked: &Blocked<Aabbs>,
+    q: &Q,
+) -> usize {
+    assert_eq!(flat.len(), blocked.len());
+    let mut count = 0;
+    for &b in Backend::available() {
+        let f = flat.with_backend(b).unwrap();
+        let k = blocked.with_backend(b).unwrap();
+        let want: Vec<u32> = f.hits(q).collect();
+        let got: Vec<u32> = k.hits(q).collect();
+        assert_eq!(got, want, "{b:?} hits of {q:?} over {} boxes", flat.len());
+        assert_eq!(k.count_hits(q), want.len(), "{b:?} count of {q:?}");
+        assert_eq!(k.any_hit(q), !want.is_empty(), "{b:?} any of {q:?}");
+        let mut out = vec![7, 7];
+        k.extend_hits(q, &mut out);
+        assert_eq!(out[..2], [7, 7]);
+        assert_eq!(out[2..], want[..], "{b:?} extend_hits of {q:?}");
+        let words = flat.len().div_ceil(64);
+        let mut mask = vec![u64::MAX; words + 1];
+        let mut want_mask = vec![u64::MAX; words + 1];
+        k.hit_mask(q, &mut mask);
+        f.hit_mask(q, &mut want_mask);
+        assert_eq!(mask, want_mask, "{b:?} hit_mask of {q:?}");
+        count = want.len();
+    }
+    // The container's own methods run the detected backend.
+    assert_eq!(blocked.count_hits(q), count);
+    assert_eq!(blocked.hits(q).count(), count);
+    count
+}
+
+/// One query of every type `Aabbs` answers, from `pick` (a box) and `rng`.
+fn every_query(
+    flat: &Aabbs,
+    blocked: &Blocked<Aabbs>,
+    rng: &mut TestRng,
+    q: Aabb,
+    coverage: &mut Coverage,
+) {
+    let n = flat.len();
+    coverage.record(same_answers(flat, blocked, &q), n);
+    for s in [
+        BoxStrategy::Direct,
+        BoxStrategy::MinMax,
+        BoxStrategy::Xyz,
+        BoxStrategy::SevenSided,
+    ] {
+        same_answers(flat, blocked, &Staged(q, s));
+        same_answers(flat, blocked, &Conservative(Staged(q, s)));
+    }
+    same_answers(flat, blocked, &Conservative(q));
+    let c: [f32; 3] = core::array::from_fn(|i| q.min[i] + (q.max[i] - q.min[i]) * 0.5);
+    same_answers(flat, blocked, &c);
+    same_answers(flat, blocked, &Conservative(c));
+    let r = (q.max[0] - q.min[0]) * 0.5;
+    let s = Sphere::new(c, r);
+    coverage.record(same_answers(flat, blocked, &s), n);
+    same_answers(flat, blocked, &Conservative(s));
+    // Camera frusta and oriented boxes near ordinary boxes; adversarial ones near the others.
+    let ordinary = c.iter().all(|v| v.abs() < 1e6) && r < 1e6;
+    let f = if ordinary {
+        <Frustum as Shape>::random(rng, c, r.max(0.1))
+    } else {
+        Frustum::adversarial(rng)
+    };
+    same_answers(flat, blocked, &f);
+    same_answers(flat, blocked, &Conservative(f));
+    let o = if ordinary {
+        <Obb as Shape>::random(rng, c, r.max(0.1))
+    } else {
+        Obb::adversarial(rng)
+    };
+    same_answers(flat, blocked, &o);
+    same_answers(flat, blocked, &Conservative(o));
+}
+
+/// A blocked container of `items`, checked against its flat one on random queries, then after
+/// random moves (`set`), a refit and a rebuild.
+fn check_layout(name: &str, items: &[Aabb], rng: &mut TestRng, queries: usize) -> Coverage {
+    let mut coverage = Coverage::default();
+    let mut flat = Aabbs::from_slice(items).unwrap();
+    let mut blocked = Blocked::<Aabbs>::from_slice(items).unwrap();
+    assert_eq!(Blocked::new(&flat).order(), blocked.order(), "{name}");
+    let sorted = {
+        let mut o = blocked.order().to_vec();
+        o.sort_unstable();
+        o
+    };
+    assert!(
+        sorted.iter().copied().eq(0..items.len() as u32),
+        "{name}: order is a permutation"
+    );
+    for (i, item) in items.iter().enumerate() {
+        assert_eq!(blocked.get(i), Some(*item), "{name}: get({i})");
+    }
+    assert_eq!(blocked.get(items.len()), None);
+    let run = |flat: &Aabbs, blocked: &Blocked<Aabbs>, rng: &mut TestRng, cov: &mut Coverage| {
+        for k in 0..queries {
+            let size = rng.pick(&[0.0, 0.5, 3.0, 10.0, 40.0]);
+            let q = if k % 3 == 0 {
+                Aabb::around_origin(rng, size)
+            } else {
+                Aabb::random(rng, [0.0; 3], size)
+            };
+            every_query(flat, blocked, rng, q, cov);
+        }
+    };
+    run(&flat, &blocked, rng, &mut coverage);
+    if !items.is_empty() {
+        // Moves: some far, some near, some to a huge box; the flat container takes the same.
+        for _ in 0..(items.len() / 4).max(1) {
+            let i = rng.below(items.len());
+            let b = match rng.below(3) {
+                0 => Aabb::random(rng, [0.0; 3], 3.0),
+                1 => Aabb::random(rng, [30.0, -30.0, 30.0], 1.0),
+                _ => Aabb::new([-100.0; 3], [100.0; 3]),
+            };
+            blocked.set(i, b).unwrap();
+            flat.set(i, b).unwrap();
+            assert_eq!(blocked.get(i), Some(b));
+        }
+        run(&flat, &blocked, rng, &mut coverage);
+        blocked.refit();
+        run(&flat, &blocked, rng, &mut coverage);
+        blocked.rebuild();
+        for i in 0..flat.len() {
+            assert_eq!(
+                blocked.get(i),
+                flat.get(i),
+                "{name}: get({i}) after rebuild"
+            );
+        }
+        run(&flat, &blocked, rng, &mut coverage);
+    }
+    coverage
+}
+
+#[test]
+fn random_boxes_every_length_every_backend() {
+    let mut coverage = Coverage::default();
+    for seed in [1, 0x5EED] {
+        let mut rng = TestRng::named(seed, "blocked random");
+        for len in LENGTHS {
+            let size = rng.pick(&[0.0, 1.0, 4.0, 12.0]);
+            let items: Vec<Aabb> = (0..len)
+                .map(|_| Aabb::random(&mut rng, [0.0; 3], size))
+                .collect();
+            let c = check_layout("random", &items, &mut rng, 2);
+            coverage.none += c.none;
+            coverage.some += c.some;
+            coverage.all += c.all;
+        }
+    }
+    assert!(
+        coverage.none > 0 && coverage.some > 0 && coverage.all > 0,
+        "{coverage:?}"
+    );
+}
+
+#[test]
+fn thousands_of_boxes_with_levels() {
+    let mut rng = TestRng::named(3, "blocked thousands");
+    for len in [255, 256, 257, 4095, 4097, 70_000] {
+        let items: Vec<Aabb> = (0..len)
+            .map(|_| {
+                let c = rng.near([0.0; 3], 100.0);
+                let h: [f32; 3] = core::array::from_fn(|_| rng.range(0.0, 2.0));
+                Aabb::new(
+                    core::array::from_fn(|i| c[i] - h[i]),
+                    core::array::from_fn(|i| c[i] + h[i]),
+                )
+            })
+            .collect();
+        let blocked = Blocked::<Aabbs>::from_slice(&items).unwrap();
+        // 16 boxes per block, 16 bounds per node, up to a level of at most 16.
+        let want_levels = match len {
+            255 | 256 => 1,
+            257 | 4095 => 2,
+            4097 => 3,
+            _ => 4,
+        };
+        assert_eq!(blocked.levels(), want_levels, "{len}");
+        let queries = if len > 10_000 { 3 } else { 6 };
+        let c = check_layout("thousands", &items, &mut rng, queries);
+        assert!(c.some > 0, "{c:?}");
+    }
+}
+
+#[test]
+fn bounds_contain_their_blocks() {
+    let mut rng = TestRng::named(4, "blocked bounds");
+    let items: Vec<Aabb> = (0..5000)
+        .map(|_| Aabb::random(&mut rng, [0.0; 3], 2.0))
+        .collect();
+    let mut blocked = Blocked::<Aabbs>::from_slice(&items).unwrap();
+    for _ in 0..500 {
+        let i = rng.below(items.len());
+        blocked
+            .set(i, Aabb::random(&mut rng, [0.0; 3], 6.0))
+            .unwrap();
+    }
+    for pass in 0..2 {
+        let order = blocked.order().to_vec();
+        for (p, &i) in order.iter().enumerate() {
+            let b = blocked.get(i as usize).unwrap();
+            for level in 0..blocked.levels() {
+                let node = blocked.bounds(level, p >> (4 * (level + 1))).unwrap();
+                for a in 0..3 {
+                    assert!(node.min[a] <= b.min[a] && b.max[a] <= node.max[a], "{pass}");
+                }
+            }
+        }
+        blocked.refit();
+    }
+}
+
+#[test]
+fn adversarial_values_and_queries() {
+    let mut rng = TestRng::named(5, "blocked adversarial");
+    let mut coverage = Coverage::default();
+    for len in [1, 17, 67, 300, 1000] {
+        let items: Vec<Aabb> = (0..len).map(|_| Aabb::adversarial(&mut rng)).collect();
+        let flat = Aabbs::from_slice(&items).unwrap();
+        let blocked = Blocked::new(&flat);
+        for _ in 0..30 {
+            let q = Aabb::adversarial(&mut rng);
+            every_query(&flat, &blocked, &mut rng, q, &mut coverage);
+            same_answers(&flat, &blocked, &<[f32; 3]>::adversarial(&mut rng));
+            same_answers(&flat, &blocked, &Sphere::adversarial(&mut rng));
+            same_answers(&flat, &blocked, &Frustum::adversarial(&mut rng));
+            same_answers(&flat, &blocked, &Obb::adversarial(&mut rng));
+        }
+    }
+    assert!(coverage.some > 0, "{coverage:?}");
+}
+
+#[test]
+fn nan_infinite_and_empty_queries() {
+    let mut rng = TestRng::named(6, "blocked nan");
+    let items: Vec<Aabb> = (0..2000)
+        .map(|_| Aabb::random(&mut rng, [0.0; 3], 3.0))
+        .collect();
+    let flat = Aabbs::from_slice(&items).unwrap();
+    let blocked = Blocked::new(&flat);
+    let (nan, inf) = (f32::NAN, f32::INFINITY);
+    for q in [
+        Aabb::new([nan, 0.0, 0.0], [1.0; 3]),
+        Aabb::new([0.0; 3], [1.0, nan, 1.0]),
+        Aabb::new([1.0; 3], [0.0; 3]),
+        Aabb::new([-inf; 3], [inf; 3]),
+        Aabb::new([-inf, -inf, 0.0], [inf, inf, 0.0]),
+        Aabb::new([0.0, -inf, -inf], [inf; 3]),
+        Aabb::new([inf; 3], [inf; 3]),
+    ] {
+        same_answers(&flat, &blocked, &q);
+    }
+    assert_eq!(
+        same_answers(&flat, &blocked, &Aabb::new([-inf; 3], [inf; 3])),
+        2000
+    );
+    for s in [
+        Sphere::new([nan, 0.0, 0.0], 1.0),
+        Sphere::new([0.0; 3], nan),
+        Sphere::new([0.0; 3], -1.0),
+        Sphere::new([0.0; 3], inf),
+        Sphere::new([inf, 0.0, 0.0], 1.0),
+        Sphere::new([0.0; 3], 1e30),
+        Sphere::new([0.0; 3], 3e38),
+    ] {
+        same_answers(&flat, &blocked, &s);
+        same_answers(&flat, &blocked, &Conservative(s));
+    }
+    for p in [
+        [nan, 0.0, 0.0],
+        [inf, 0.0, 0.0],
+        [0.0, -inf, 0.0],
+        [-0.0; 3],
+    ] {
+        same_answers(&flat, &blocked, &p);
+    }
+    let mut f = Frustum::everything();
+    f.planes[2][1] = nan;
+    same_answers(&flat, &blocked, &f);
+    same_answers(&flat, &blocked, &Frustum::everything());
+}
+
+#[test]
+fn degenerate_and_clustered_layouts() {
+    let mut rng = TestRng::named(8, "blocked layouts");
+    let unit = |c: [f32; 3]| Aabb::new(c, core::array::from_fn(|i| c[i] + 1.0));
+    let layouts: Vec<(&str, Vec<Aabb>)> = vec![
+        ("one point", vec![Aabb::new([3.0; 3], [3.0; 3]); 1000]),
+        ("one box", vec![unit([-0.5; 3]); 700]),
+        (
+            "one plane",
+            (0..2000)
+                .map(|_| {
+                    let c = rng.near([0.0; 3], 50.0);
+                    unit([c[0], 0.0, c[2]])
+                })
+                .collect(),
+        ),
+        (
+            "touching grid",
+            (0..1728)
+                .map(|i| unit([(i % 12) as f32, (i / 12 % 12) as f32, (i / 144) as f32]))
+                .collect(),
+        ),
+        ("one huge among small", {
+            let mut v: Vec<Aabb> = (0..3000)
+                .map(|_| Aabb::random(&mut rng, [0.0; 3], 1.0))
+                .collect();
+            v[1234] = Aabb::new([-1e6; 3], [1e6; 3]);
+            v[7] = Aabb::new([-f32::MAX; 3], [f32::MAX; 3]);
+            v
+        }),
+        (
+            "huge and tiny magnitudes",
+            (0..1500)
+                .map(|i| {
+                    let s = [1e-30, 1.0, 1e30][i % 3];
+                    let c = rng.near([0.0; 3], 1.0).map(|v| v * s);
+                    Aabb::new(c, core::array::from_fn(|k| c[k] + s))
+                })
+                .collect(),
+        ),
+    ];
+    for (name, items) in &layouts {
+        let c = check_layout(name, items, &mut rng, 4);
+        assert!(c.some + c.all > 0, "{name}: {c:?}");
+    }
+}
+
+#[test]
+fn outsized_boxes_get_blocks_of_their_own() {
+    let mut rng = TestRng::named(9, "blocked outsized");
+    let mut items: Vec<Aabb> = (0..10_000)
+        .map(|_| {
+            let c = rng.near([0.0; 3], 100.0);
+            Aabb::new(c, core::array::from_fn(|i| c[i] + 1.0))
+        })
+        .collect();
+    for i in (0..items.len()).step_by(500) {
+        items[i] = Aabb::new([-150.0; 3], [150.0; 3]);
+    }
+    let blocked = Blocked::<Aabbs>::from_slice(&items).unwrap();
+    assert_eq!(blocked.outsized(), 20);
+    let tail = &blocked.order()[items.len() - 20..];
+    assert!(tail.iter().all(|&i| i % 500 == 0), "{tail:?}");
+    let flat = Aabbs::from_slice(&items).unwrap();
+    let q = Aabb::new([10.0; 3], [12.0; 3]);
+    assert!(same_answers(&flat, &blocked, &q) >= 20);
+}
+
+#[test]
+fn errors_name_the_index_and_change_nothing() {
+    let items = [Aabb::new([0.0; 3], [1.0; 3]), Aabb::new([2.0; 3], [1.0; 3])];
+    assert_eq!(
+        Blocked::<Aabbs>::from_slice(&items).unwrap_err(),
+        BvError::Inverted { index: 1 }
+    );
+    let mut b = Blocked::<Aabbs>::from_slice(&items[..1]).unwrap();
+    assert_eq!(
+        b.set(0, Aabb::new([f32::NAN; 3], [1.0; 3])),
+        Err(BvError::NonFinite { index: 0 })
+    );
+    assert_eq!(
+        b.set(1, items[0]),
+        Err(BvError::IndexOutOfBounds { index: 1, len: 1 })
+    );
+    assert_eq!(b.get(0), Some(items[0]));
+    let empty = Blocked::<Aabbs>::from_slice(&[]).unwrap();
+    assert!(empty.is_empty());
+    assert_eq!(empty.levels(), 0);
+    assert_eq!(empty.count_hits(&Aabb::new([-1.0; 3], [1.0; 3])), 0);
+    let mut mask: [u64; 0] = [];
+    empty.hit_mask(&[0.0; 3], &mut mask);
+}
+
+#[test]
+#[should_panic(expected = "mask words")]
+fn a_short_mask_panics() {
+    let items = vec![Aabb::new([0.0; 3], [1.0; 3]); 65];
+    let b = Blocked::<Aabbs>::from_slice(&items).unwrap();
+    b.hit_mask(&[0.5; 3], &mut [0u64; 1]);
+}
