@@ -27,6 +27,9 @@
 //!   (`benches/common/box_scenes.rs`, `benches/common/sort_and_sweep.rs`); and, as
 //!   `broadphase_bipartite`, 1 to 256 of the uniform scene's boxes against all of it (the batch
 //!   up to 128, the sweep above).
+//! * `blocked`: `Blocked<Aabbs>` against the flat `Aabbs` scan and a packed R-tree
+//!   (`packed_spatial_index`): 1,000 box queries over 100,000 and 1,000,000 boxes, 100 frusta from
+//!   inside and outside the cloud, builds, and a refit after 1 % of the boxes moved.
 //!
 //! Method: every variant of a table is sampled once per round, rounds are interleaved and
 //! repeated; figures are medians, ratios are medians of per-round ratios (the machine is shared).
@@ -41,6 +44,7 @@
 mod common;
 
 mod aabo;
+mod blocked;
 mod broadphase;
 mod data;
 mod frusta;
@@ -100,7 +104,7 @@ impl Format {
 }
 
 /// Every table, in output order.
-const TABLES: [&str; 7] = [
+const TABLES: [&str; 8] = [
     "larsson-aabb",
     "larsson-obb",
     "aabo",
@@ -108,6 +112,7 @@ const TABLES: [&str; 7] = [
     "frusta",
     "lights",
     "broadphase",
+    "blocked",
 ];
 
 /// The command line as clap sees it; [`Args`] is what the run uses.
@@ -126,7 +131,7 @@ struct Cli {
         value_delimiter = ',',
         value_parser = parse_tables,
         help = "tables to run, comma-separated: larsson-aabb, larsson-obb, larsson (both),\n\
-                aabo, limit, frusta, lights, broadphase, all [default: all]"
+                aabo, limit, frusta, lights, broadphase, blocked, all [default: all]"
     )]
     tables: Vec<Tables>,
     /// Tiers timed (`--backend` or `--backends`).
@@ -148,7 +153,8 @@ struct Cli {
                 (aabo, default 1000000), primitives of the DRAM-sized sets (limit, default\n\
                 1048576), spheres and boxes (frusta, default 1000000), lights (lights: uniform scene 10000, many_lights 100000, indoor 4096\n\
                 at most), boxes per scene (broadphase: one size for every scene instead of\n\
-                Terdiman 10000 and 100000, uniform 100000, clustered 100000)"
+                Terdiman 10000 and 100000, uniform 100000, clustered 100000), boxes of the\n\
+                larger blocked scene (blocked, default 1000000; the smaller is 100000)"
     )]
     n: Option<usize>,
     #[arg(
@@ -324,6 +330,7 @@ fn main() -> ExitCode {
             "frusta" => frusta::run(&ctx),
             "lights" => lights::run(&ctx, &mut targets),
             "broadphase" => broadphase::run(&ctx, &mut targets),
+            "blocked" => blocked::run(&ctx, &mut targets),
             _ => unreachable!("table names are checked when parsed"),
         };
         for t in &new {

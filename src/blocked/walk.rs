@@ -5,7 +5,7 @@
 use super::Blocked;
 use super::layout::Blockable;
 use super::reach::BlockQuery;
-use crate::kernel::{AabbsInsideBox, Prepared};
+use crate::kernel::Prepared;
 use crate::lanes::{Chunk, Lanes, WithLanes};
 use crate::query::private::Bind;
 use core::ops::Range;
@@ -140,20 +140,13 @@ impl<C: Blockable, Q: BlockQuery<C>, O: Out> WithLanes for Walk<'_, C, Q, O> {
         // Each level's block test bound once (its splats then stay put for the whole walk).
         let mut tests = [const { None }; super::MAX_LEVELS];
         let mut inside = [const { None }; super::MAX_LEVELS];
-        let whole_box = query.inside();
         for (l, level) in levels.iter().enumerate() {
             tests[l] = reach.bind(level);
             if tests[l].is_none() {
                 // The block test hits nothing: neither can the query.
                 return out;
             }
-            if let Some(b) = &whole_box {
-                inside[l] = Some(AabbsInsideBox {
-                    cols: level.view(),
-                    q_min: b.min,
-                    q_max: b.max,
-                });
-            }
+            inside[l] = query.inside(level);
         }
         // Depth first, children pushed last to first, so blocks are visited in position order.
         let mut stack = [(0u32, 0u32); STACK];

@@ -48,7 +48,7 @@ impl Kernel for AabbsVsBox<'_> {
 /// The blocked containers' "accept the whole block" test: every box inside a block's bounds that
 /// lie inside the query overlaps the query.
 #[derive(Clone)]
-pub(crate) struct AabbsInsideBox<'a> {
+pub struct AabbsInsideBox<'a> {
     pub(crate) cols: Cols<'a, 6>,
     pub(crate) q_min: [f32; 3],
     pub(crate) q_max: [f32; 3],

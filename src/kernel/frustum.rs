@@ -175,3 +175,60 @@ impl Kernel for AabbsVsFrustum<'_> {
         rejected ^ super::all_lanes::<V>()
     }
 }
+
+/// An `Aabbs` container against one frustum, the other way round: whether each box lies wholly
+/// inside every plane, provably in real arithmetic. Per plane, at the box's n-vertex (the corner
+/// the p-vertex test does not pick) with the same `t` and margin `m`:
+///
+/// ```text
+/// inside the plane  <=>  m <= t  and  m < inf
+/// ```
+///
+/// `m` bounds the rounding error of `t` either way (see the module docs), so `t >= m` means the
+/// real `t` at the n-vertex is `>= 0`: every point of the box, hence every box inside it, is on
+/// the inner side, and the p-vertex test of such a box rejects it by no plane. A finite `m` also
+/// rules out overflow in `t`. The blocked containers' "accept the whole block" test for frusta.
+#[derive(Clone)]
+pub struct AabbsInsideFrustum<'a> {
+    pub(crate) cols: Cols<'a, 6>,
+    pub(crate) k: PlaneConstants,
+    /// [`PlaneConstants::p_vertex_columns`].
+    pub(crate) pick: [[u8; 3]; 6],
+}
+
+impl Kernel for AabbsInsideFrustum<'_> {
+    #[inline(always)]
+    fn len(&self) -> usize {
+        self.cols.len()
+    }
+
+    #[inline(always)]
+    fn block<V: Lanes>(&self, c: usize, j: usize) -> u32 {
+        let lo = self.cols.load3::<V>(0, c, j);
+        let hi = self.cols.load3::<V>(3, c, j);
+        let big = [
+            lo[0].abs().max(hi[0].abs()),
+            lo[1].abs().max(hi[1].abs()),
+            lo[2].abs().max(hi[2].abs()),
+        ];
+        let l = big[0].add(big[1]).add(big[2]);
+        let corners = [lo[0], lo[1], lo[2], hi[0], hi[1], hi[2]];
+        let mut inside = super::all_lanes::<V>();
+        for i in 0..6 {
+            // The n-vertex: the other column of each axis (min <-> max).
+            let pick = self.pick[i];
+            let n = [
+                corners[(usize::from(pick[0]) + 3) % 6],
+                corners[(usize::from(pick[1]) + 3) % 6],
+                corners[(usize::from(pick[2]) + 3) % 6],
+            ];
+            let t = plane_value(self.k.planes[i], n);
+            let m = l
+                .mul(V::splat(self.k.mag_n[i]))
+                .add(V::splat(self.k.mag_d[i]))
+                .mul(V::splat(MARGIN_SCALE));
+            inside &= V::bits(V::and(m.le(t), m.lt(V::splat(f32::INFINITY))));
+        }
+        inside
+    }
+}

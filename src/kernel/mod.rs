@@ -20,12 +20,14 @@ mod sphere_sphere;
 mod tet;
 mod view_volume;
 
+pub use box_box::AabbsInsideBox;
 pub use box_box::AabbsVsBox;
-pub(crate) use box_box::{AabbsInsideBox, box_overlaps};
+pub(crate) use box_box::box_overlaps;
 pub(crate) use box_staged::half_spaces;
 pub use box_staged::{
     AabbsStagePrefix, AabbsVsBoxMinMax, AabbsVsBoxSevenSided, AabbsVsBoxXyz, BoxKernel,
 };
+pub use frustum::AabbsInsideFrustum;
 pub(crate) use frustum::PlaneConstants;
 pub use frustum::{AabbsVsFrustum, SpheresVsFrustum};
 pub(crate) use obb_obb::{AABB_QUERY_SCALE, MARGIN_FLOOR, OBB_QUERY_SCALE};
@@ -255,6 +257,7 @@ macro_rules! tiled {
 tiled! {
     ['a] AabbsVsBox<'a>;
     ['a] AabbsInsideBox<'a>;
+    ['a] AabbsInsideFrustum<'a>;
     ['a] AabbsVsBoxMinMax<'a>;
     ['a] AabbsVsBoxXyz<'a>;
     ['a] AabbsVsBoxSevenSided<'a>;
