@@ -8,7 +8,7 @@ use crate::primitive::Aabb;
 use crate::radix::radix_sort;
 use crate::soa::Aabbs;
 
-/// Bits per axis of the Morton key (a 1024^3 grid over the centres' bounds).
+/// Most bits per axis of the Morton key (a 1024^3 grid over the centres' bounds).
 const MORTON_BITS: u32 = 10;
 
 /// A primitive is outsized when its largest side exceeds this many times the larger of the
@@ -29,60 +29,92 @@ fn spread(v: u32) -> u32 {
     x
 }
 
+/// Centres and largest sides of chunk `chunk`'s key boxes, in f32 (halves added: no overflow;
+/// a side may overflow to `+inf`, which only makes the primitive outsized).
+#[inline(always)]
+fn centres_and_sides<C: Blockable>(c: &C, chunk: usize) -> ([[f32; 16]; 3], [f32; 16]) {
+    let k = c.key_chunk(chunk);
+    let mut centre = [[0.0; 16]; 3];
+    let mut side = [0.0f32; 16];
+    for a in 0..3 {
+        for l in 0..Chunk::LANES {
+            centre[a][l] = k[a].0[l] * 0.5 + k[a + 3].0[l] * 0.5;
+            side[l] = side[l].max(k[a + 3].0[l] - k[a].0[l]);
+        }
+    }
+    (centre, side)
+}
+
+/// Bits per axis of the Morton key for `n` primitives: about one cell per primitive (`8^bits >=
+/// n`), at most [`MORTON_BITS`]. Finer cells would only order primitives within a block; with
+/// 3 bits per axis fewer, a million keys sort in two radix passes instead of three.
+fn morton_bits(n: usize) -> u32 {
+    let mut bits = 1;
+    while bits < MORTON_BITS && (1u64 << (3 * bits)) < n as u64 {
+        bits += 1;
+    }
+    bits
+}
+
 /// The order of `c`'s primitives along the curve (a permutation of `0..count`) and how many of
-/// them are outsized (they come last).
+/// them are outsized (they come last). The centres are quantised to a grid of `2^bits` cells per
+/// axis over their bounds ([`morton_bits`]); ties keep index order (the sort is stable).
 pub(crate) fn curve_order<C: Blockable>(c: &C) -> (Vec<u32>, usize) {
     let n = c.count();
     if n == 0 {
         return (Vec::new(), 0);
     }
-    let centre = |i: usize| {
-        let (lo, hi) = c.key_box(i);
-        core::array::from_fn::<f64, 3, _>(|a| (f64::from(lo[a]) + f64::from(hi[a])) * 0.5)
-    };
-    let extent = |i: usize| {
-        let (lo, hi) = c.key_box(i);
-        (0..3)
-            .map(|a| f64::from(hi[a]) - f64::from(lo[a]))
-            .fold(0.0, f64::max)
-    };
-    let mut lo = [f64::INFINITY; 3];
-    let mut hi = [f64::NEG_INFINITY; 3];
-    for i in 0..n {
-        let m = centre(i);
+    let chunks = n.div_ceil(Chunk::LANES);
+    let lanes = |chunk: usize| (n - chunk * Chunk::LANES).min(Chunk::LANES);
+    let mut lo = [f32::INFINITY; 3];
+    let mut hi = [f32::NEG_INFINITY; 3];
+    for chunk in 0..chunks {
+        let (m, _) = centres_and_sides(c, chunk);
         for a in 0..3 {
-            lo[a] = lo[a].min(m[a]);
-            hi[a] = hi[a].max(m[a]);
+            for &v in &m[a][..lanes(chunk)] {
+                lo[a] = lo[a].min(v);
+                hi[a] = hi[a].max(v);
+            }
         }
     }
-    let span: [f64; 3] = core::array::from_fn(|a| hi[a] - lo[a]);
-    // The outsized threshold: from a median of sampled extents and the side of a cube holding
-    // one block's worth of centres (over the largest span, so flat scenes do not shrink it).
+    let span: [f64; 3] = core::array::from_fn(|a| f64::from(hi[a]) - f64::from(lo[a]));
+    // The outsized threshold: from a median of sampled sides and the side of a cube holding one
+    // block's worth of centres (over the largest span, so flat scenes do not shrink it).
     let step = n.div_ceil(MEDIAN_SAMPLES);
-    let mut sample: Vec<f64> = (0..n).step_by(step).map(extent).collect();
+    let mut sample: Vec<f32> = (0..n)
+        .step_by(step)
+        .map(|i| centres_and_sides(c, i / Chunk::LANES).1[i % Chunk::LANES])
+        .collect();
     let mid = sample.len() / 2;
-    let median = *sample.select_nth_unstable_by(mid, f64::total_cmp).1;
+    let median = f64::from(*sample.select_nth_unstable_by(mid, f32::total_cmp).1);
     let blocks = (n as f64 / Chunk::LANES as f64).max(1.0);
     let cell = span.iter().copied().fold(0.0, f64::max) / blocks.cbrt();
     let threshold = OUTSIZED_FACTOR * median.max(cell);
-    let cells = f64::from(1u32 << MORTON_BITS);
-    let scale: [f64; 3] =
-        core::array::from_fn(|a| if span[a] > 0.0 { cells / span[a] } else { 0.0 });
-    let max_cell = (1u32 << MORTON_BITS) - 1;
+    let bits = morton_bits(n);
+    let cells = f64::from(1u32 << bits);
+    // Scales in f32 (rounded down a little is fine: keys only order), 0 for a flat axis.
+    let scale: [f32; 3] = core::array::from_fn(|a| {
+        if span[a] > 0.0 {
+            (cells / span[a]) as f32
+        } else {
+            0.0
+        }
+    });
+    let max_cell = (1u32 << bits) - 1;
+    let outsized_bit = 1 << (3 * bits);
     let mut outsized = 0;
-    let keys: Vec<u32> = (0..n)
-        .map(|i| {
-            let m = centre(i);
-            let q = |a: usize| (((m[a] - lo[a]) * scale[a]) as u32).min(max_cell);
-            let key = spread(q(0)) | spread(q(1)) << 1 | spread(q(2)) << 2;
-            if extent(i) > threshold {
+    let mut keys = vec![0u32; n];
+    for (chunk, out) in keys.chunks_mut(Chunk::LANES).enumerate() {
+        let (m, side) = centres_and_sides(c, chunk);
+        for (l, key) in out.iter_mut().enumerate() {
+            let q = |a: usize| (((m[a][l] - lo[a]) * scale[a]) as u32).min(max_cell);
+            *key = spread(q(0)) | spread(q(1)) << 1 | spread(q(2)) << 2;
+            if f64::from(side[l]) > threshold {
                 outsized += 1;
-                key | 1 << (3 * MORTON_BITS)
-            } else {
-                key
+                *key |= outsized_bit;
             }
-        })
-        .collect();
+        }
+    }
     (radix_sort(&keys), outsized)
 }
 
@@ -116,6 +148,16 @@ fn bounds_level(boxes: &[Aabb]) -> Aabbs {
 #[cfg(test)]
 mod tests {
     use super::spread;
+
+    #[test]
+    fn morton_bits_give_about_a_cell_per_primitive() {
+        use super::morton_bits;
+        assert_eq!(morton_bits(0), 1);
+        assert_eq!(morton_bits(8), 1);
+        assert_eq!(morton_bits(9), 2);
+        assert_eq!(morton_bits(1_000_000), 7);
+        assert_eq!(morton_bits(usize::MAX), 10);
+    }
 
     #[test]
     fn spread_puts_each_bit_three_apart() {

@@ -12,15 +12,16 @@ pub trait Blockable: Container + Clone + private::Layout {}
 impl Blockable for Aabbs {}
 
 pub(crate) mod private {
-    use super::{Aabb, BvError, Container};
+    use super::{Aabb, BvError, Chunk, Container};
 
     /// The sealed machinery of [`Blockable`](super::Blockable).
     pub trait Layout: Container + Sized {
         /// Number of primitives.
         fn count(&self) -> usize;
-        /// The box of primitive `i` whose centre places it on the curve and whose largest side
-        /// marks it outsized (not rounded: it only orders).
-        fn key_box(&self, i: usize) -> ([f32; 3], [f32; 3]);
+        /// The boxes of the primitives of chunk `chunk` whose centres place them on the curve and
+        /// whose largest sides mark them outsized (not rounded: they only order): min x, y, z,
+        /// max x, y, z, one lane per primitive (lanes past `count()` unspecified).
+        fn key_chunk(&self, chunk: usize) -> [Chunk; 6];
         /// Bounds of the primitives of chunk `chunk` (its lanes below `count()`): a box that every
         /// primitive the container's queries can report lies in, as far as the block tests need
         /// (see `reach.rs`). Finite.
@@ -60,12 +61,10 @@ impl private::Layout for Aabbs {
         self.len()
     }
 
-    #[inline]
-    fn key_box(&self, i: usize) -> ([f32; 3], [f32; 3]) {
+    #[inline(always)]
+    fn key_chunk(&self, chunk: usize) -> [Chunk; 6] {
         let cols = self.columns();
-        let (c, l) = (i / Chunk::LANES, i % Chunk::LANES);
-        let v = |k: usize| cols.col(k)[c].0[l];
-        ([v(0), v(1), v(2)], [v(3), v(4), v(5)])
+        core::array::from_fn(|k| cols.col(k)[chunk])
     }
 
     fn chunk_bounds(&self, chunk: usize) -> Aabb {

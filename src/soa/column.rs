@@ -164,7 +164,16 @@ impl<const K: usize> Columns<K> {
         let cols = core::array::from_fn(|k| {
             let src = &self.cols[k];
             let mut dst = vec![Chunk::zeroed(); chunks];
-            for (d, o) in dst.iter_mut().zip(order.chunks(Chunk::LANES)) {
+            for (c, (d, o)) in dst.iter_mut().zip(order.chunks(Chunk::LANES)).enumerate() {
+                // The rows eight chunks ahead are asked for now (their lines are random): gathering
+                // 1,000,000 boxes took 20 ms without, 15 ms two chunks ahead, 11-12 eight ahead.
+                if let Some(ahead) = order.get((c + 8) * Chunk::LANES..(c + 9) * Chunk::LANES) {
+                    for &i in ahead {
+                        if let Some(line) = src.get(i as usize / Chunk::LANES) {
+                            crate::lanes::prefetch(line);
+                        }
+                    }
+                }
                 for (lane, &i) in d.0.iter_mut().zip(o) {
                     let i = i as usize;
                     assert!(i < self.len, "gather: row {i} out of bounds ({})", self.len);
