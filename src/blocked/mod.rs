@@ -35,8 +35,9 @@ pub(crate) const MAX_LEVELS: usize = 8;
 /// The same test decides at every level, so a node whose bounds fail skips its whole subtree.
 ///
 /// # Building
-/// [`Blocked::new`] orders the primitives by the Morton code of their box centres (10 bits per
-/// axis over the centres' bounds; a radix sort), and then builds the levels bottom up. A primitive
+/// [`Blocked::new`] orders the primitives by the Morton code of their box centres (a grid of about
+/// one cell per primitive over the centres' bounds, at most 10 bits per axis; a radix sort), and
+/// then builds the levels bottom up. A primitive
 /// whose largest side exceeds [`OUTSIZED_FACTOR`](Blocked::OUTSIZED_FACTOR) times the larger of the
 /// median side and the side of a cube holding one block of centres is *outsized*: the outsized go
 /// after all the others, in blocks of their own, so that one huge primitive does not widen the
