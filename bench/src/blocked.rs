@@ -7,12 +7,15 @@
 //! at the larger size) with centres uniform in the cube; 100 frusta from inside the cloud and 100
 //! from outside it. Every answer is checked before timing: the blocked container's hits equal the
 //! flat container's for every query, and the R-tree's candidate sets equal them as sets.
+//!
+//! Spheres: the boxes' centres with radius 1.5, as `Spheres` and `Blocked<Spheres>`, against
+//! sphere queries (the box queries' centres, radius their half extent).
 
 use crate::Ctx;
 use crate::data::{rng, uniform, unit};
 use crate::report::{Cell, Table, Target, sig3};
 use crate::sampler::{Variant, find, measure};
-use bvlanes::{Aabb, Aabbs, Backend, Blocked, Frustum};
+use bvlanes::{Aabb, Aabbs, Backend, Blocked, Frustum, Sphere, Spheres};
 use packed_spatial_index::{Box3D, Index3DBuilder, SimdIndex3DF32};
 use std::hint::black_box;
 
@@ -153,8 +156,17 @@ struct Scene {
     flat: Aabbs,
     blocked: Blocked<Aabbs>,
     tree: SimdIndex3DF32,
-    /// Query sets: (label, half extent, queries).
+    /// The boxes' centres as spheres of radius 1.5.
+    spheres: Spheres,
+    blocked_spheres: Blocked<Spheres>,
+    /// Query sets: (label, queries).
     sets: Vec<(String, Vec<Aabb>)>,
+}
+
+/// The sphere query of a box query: its centre, radius its half extent.
+fn sphere_of(q: &Aabb) -> Sphere {
+    let c = [0, 1, 2].map(|k| q.min[k] * 0.5 + q.max[k] * 0.5);
+    Sphere::new(c, (q.max[0] - q.min[0]) * 0.5)
 }
 
 fn scene(n: usize, large: bool) -> Scene {
@@ -162,6 +174,14 @@ fn scene(n: usize, large: bool) -> Scene {
     let flat = Aabbs::from_slice(&items).expect("valid boxes");
     let blocked = Blocked::new(&flat);
     let tree = rtree(&items);
+    let spheres = Spheres::from_slice(
+        &items
+            .iter()
+            .map(|b| Sphere::new([0, 1, 2].map(|k| b.min[k] * 0.5 + b.max[k] * 0.5), 1.5))
+            .collect::<Vec<_>>(),
+    )
+    .expect("valid spheres");
+    let blocked_spheres = Blocked::new(&spheres);
     let mut sets = vec![("half extent 5".to_owned(), queries(5.0, 5))];
     if large {
         sets.push(("half extent 50".to_owned(), queries(50.0, 50)));
@@ -172,6 +192,8 @@ fn scene(n: usize, large: bool) -> Scene {
         flat,
         blocked,
         tree,
+        spheres,
+        blocked_spheres,
         sets,
     }
 }
@@ -261,6 +283,41 @@ pub fn run(ctx: &Ctx<'_>, targets: &mut Vec<Target>) -> Vec<Table> {
                 }
                 h as u64
             }));
+            let (spheres, blocked_spheres) = (&s.spheres, &s.blocked_spheres);
+            vs.push(Variant::new(
+                format!("{n} {label} spheres flat"),
+                1,
+                move |_| {
+                    let mut h = 0;
+                    for q in &qs[..FLAT_QUERIES] {
+                        h += spheres.count_hits(&sphere_of(black_box(q)));
+                    }
+                    h as u64
+                },
+            ));
+            vs.push(Variant::new(
+                format!("{n} {label} spheres count"),
+                1,
+                move |_| {
+                    qs.iter()
+                        .map(|q| blocked_spheres.count_hits(&sphere_of(black_box(q))))
+                        .sum::<usize>() as u64
+                },
+            ));
+            let mut out = Vec::new();
+            vs.push(Variant::new(
+                format!("{n} {label} spheres hits"),
+                1,
+                move |_| {
+                    let mut h = 0;
+                    for q in qs {
+                        out.clear();
+                        blocked_spheres.extend_hits(&sphere_of(black_box(q)), &mut out);
+                        h += out.len();
+                    }
+                    h as u64
+                },
+            ));
             let tree = &s.tree;
             let mut out = Vec::new();
             vs.push(Variant::new(format!("{n} {label} rtree"), 1, move |_| {
@@ -370,6 +427,53 @@ pub fn run(ctx: &Ctx<'_>, targets: &mut Vec<Target>) -> Vec<Table> {
                     Cell::num(v, sig3(v)),
                     Cell::times(flat / v),
                     Cell::times(tree / v),
+                ]);
+            }
+            let sphere_hits: usize = s
+                .sets
+                .iter()
+                .find(|(l, _)| l == label)
+                .map(|(_, qs)| {
+                    qs.iter()
+                        .map(|q| s.blocked_spheres.count_hits(&sphere_of(q)))
+                        .sum()
+                })
+                .unwrap_or(0);
+            let same = s
+                .sets
+                .iter()
+                .find(|(l, _)| l == label)
+                .is_some_and(|(_, qs)| {
+                    qs[..FLAT_QUERIES].iter().all(|q| {
+                        let sq = sphere_of(q);
+                        s.blocked_spheres.hits(&sq).eq(s.spheres.hits(&sq))
+                    })
+                });
+            if !same {
+                eprintln!("MISMATCH in blocked: {n} {label} spheres");
+                t.notes.push(format!(
+                    "**MISMATCH**: {n} spheres, {label}: blocked hits differ from the flat scan's"
+                ));
+            }
+            let sflat = ms(&format!("{n} {label} spheres flat")) * scale;
+            for (row, key) in [
+                ("flat Spheres count_hits", "flat"),
+                ("Blocked<Spheres> count_hits", "count"),
+                ("Blocked<Spheres> extend_hits", "hits"),
+            ] {
+                let v = if key == "flat" {
+                    sflat
+                } else {
+                    ms(&format!("{n} {label} spheres {key}"))
+                };
+                t.push(vec![
+                    Cell::count(n as u64),
+                    Cell::text(format!("{QUERIES} spheres (radius = {label}) on spheres")),
+                    Cell::text(row),
+                    Cell::count(sphere_hits as u64),
+                    Cell::num(v, sig3(v)),
+                    Cell::times(sflat / v),
+                    Cell::Empty,
                 ]);
             }
             let hits = ms(&format!("{n} {label} hits"));

@@ -3,10 +3,13 @@
 
 use crate::error::BvError;
 use crate::lanes::Chunk;
-use crate::primitive::Aabb;
-use crate::soa::{Aabbs, Container};
+use crate::primitive::{Aabb, Sphere};
+use crate::query::widened_sphere_box;
+use crate::soa::{Aabbs, Container, Spheres};
+use bytemuck::Zeroable;
 
-/// The containers that have a blocked form ([`Blocked`](super::Blocked)): [`Aabbs`]. Sealed.
+/// The containers that have a blocked form ([`Blocked`](super::Blocked)): [`Aabbs`] and
+/// [`Spheres`]. Sealed.
 pub trait Blockable: Container + Clone + private::Layout {}
 
 impl Blockable for Aabbs {}
@@ -108,6 +111,91 @@ impl private::Layout for Aabbs {
     fn prefetch_chunk(&self, chunk: usize) {
         let cols = self.view_with_diagonal();
         for k in 0..7 {
+            cols.prefetch(k, chunk);
+        }
+    }
+}
+
+impl Blockable for Spheres {}
+
+/// A sphere's bounds in its block: its widened box (`Conservative(sphere)`'s reach, which every
+/// exact f32 sphere test's hits lie in), clamped to `-f32::MAX..=f32::MAX` (the levels hold
+/// finite boxes; `reach.rs` says why the clamp changes no block test).
+#[inline]
+fn sphere_bounds(s: &Sphere) -> Aabb {
+    let b = widened_sphere_box(s);
+    let clamp = |v: f32| v.clamp(-f32::MAX, f32::MAX);
+    Aabb::new(b.min.map(clamp), b.max.map(clamp))
+}
+
+impl private::Layout for Spheres {
+    #[inline]
+    fn count(&self) -> usize {
+        self.len()
+    }
+
+    #[inline(always)]
+    fn key_chunk(&self, chunk: usize) -> [Chunk; 6] {
+        let cols = self.columns();
+        let r = &cols.col(3)[chunk];
+        let mut k = [Chunk::zeroed(); 6];
+        for a in 0..3 {
+            let c = &cols.col(a)[chunk];
+            for l in 0..Chunk::LANES {
+                k[a].0[l] = c.0[l] - r.0[l];
+                k[a + 3].0[l] = c.0[l] + r.0[l];
+            }
+        }
+        k
+    }
+
+    fn chunk_bounds(&self, chunk: usize) -> Aabb {
+        let n = (self.len() - chunk * Chunk::LANES).min(Chunk::LANES);
+        debug_assert!(n > 0);
+        let base = chunk * Chunk::LANES;
+        let mut b = sphere_bounds(&self.get(base).expect("a sphere"));
+        for i in base + 1..base + n {
+            let s = sphere_bounds(&self.get(i).expect("a sphere"));
+            for a in 0..3 {
+                b.min[a] = b.min[a].min(s.min[a]);
+                b.max[a] = b.max[a].max(s.max[a]);
+            }
+        }
+        b
+    }
+
+    #[inline]
+    fn item_bounds(item: &Sphere) -> Aabb {
+        sphere_bounds(item)
+    }
+
+    fn gather(&self, order: &[u32]) -> Self {
+        Spheres::from_columns(self.columns().gather(order))
+    }
+
+    #[inline]
+    fn item(&self, i: usize) -> Option<Sphere> {
+        self.get(i)
+    }
+
+    #[inline]
+    fn check_item(item: &Sphere, index: usize) -> Result<(), BvError> {
+        item.check(index)
+    }
+
+    #[inline]
+    fn put(&mut self, i: usize, item: Sphere) {
+        self.set_valid(i, item);
+    }
+
+    fn from_items(items: &[Sphere]) -> Result<Self, BvError> {
+        Spheres::from_slice(items)
+    }
+
+    #[inline(always)]
+    fn prefetch_chunk(&self, chunk: usize) {
+        let cols = self.view();
+        for k in 0..4 {
             cols.prefetch(k, chunk);
         }
     }

@@ -23,10 +23,11 @@
 //! real `t >= 0`). Spheres do not accept (the sphere test's rounding would need a margin of its
 //! own); points cannot (a block is inside a point only if it is one).
 
-use crate::kernel::{AabbsInsideBox, AabbsInsideFrustum, PlaneConstants};
+use crate::kernel::{AabbsInsideBox, AabbsInsideFrustum, AabbsVsFrustum, PlaneConstants};
 use crate::primitive::{Aabb, Frustum, Obb, Sphere};
+use crate::query::private::Bind;
 use crate::query::{Conservative, Query};
-use crate::soa::Aabbs;
+use crate::soa::{Aabbs, Spheres};
 use crate::strategy::Staged;
 
 /// A query type a [`Blocked`](super::Blocked) container of `C` answers: every
@@ -36,17 +37,20 @@ pub trait BlockQuery<C>: Query<C> + private::Reach<C> {}
 impl<C, Q: Query<C> + private::Reach<C>> BlockQuery<C> for Q {}
 
 pub(crate) mod private {
-    use super::{Aabbs, Query};
+    use super::Aabbs;
     use crate::kernel::Prepared;
 
     /// The sealed machinery of [`BlockQuery`](super::BlockQuery).
     pub trait Reach<C> {
-        /// The block test's query type.
-        type Bound: Query<Aabbs>;
+        /// Whether blocks may be skipped at all (`false`: every block is tested).
+        const SKIPS: bool = true;
+        /// The block test's kernel over a level of bounds.
+        type Test<'a>: Prepared;
         /// The whole-block test's kernel over a level of bounds.
         type Inside<'a>: Prepared;
-        /// The block test, or `None` if no block may be skipped (each block is tested).
-        fn reach(&self) -> Option<Self::Bound>;
+        /// The block test over `level` (`None`: the query hits nothing; not called when
+        /// [`SKIPS`](Reach::SKIPS) is false).
+        fn test<'a>(&self, level: &'a Aabbs) -> Option<Self::Test<'a>>;
         /// The whole-block test over `level`, if the query has one: its bit is set for bounds
         /// such that every primitive inside them is a hit of the flat test.
         fn inside<'a>(&self, level: &'a Aabbs) -> Option<Self::Inside<'a>>;
@@ -65,94 +69,146 @@ fn inside_box<'a>(b: &Aabb, level: &'a Aabbs) -> Option<AabbsInsideBox<'a>> {
 
 use private::Reach;
 
-impl Reach<Aabbs> for [f32; 3] {
-    type Bound = [f32; 3];
-    type Inside<'a> = AabbsInsideBox<'a>;
-    #[inline]
-    fn reach(&self) -> Option<[f32; 3]> {
-        Some(*self)
-    }
-    #[inline]
-    fn inside<'a>(&self, _: &'a Aabbs) -> Option<AabbsInsideBox<'a>> {
-        None
-    }
+/// The frustum's whole-block test.
+#[inline]
+fn inside_frustum<'a>(f: &Frustum, level: &'a Aabbs) -> Option<AabbsInsideFrustum<'a>> {
+    let k = f.check().is_ok().then(|| PlaneConstants::new(f))?;
+    Some(AabbsInsideFrustum {
+        cols: level.view(),
+        pick: k.p_vertex_columns(),
+        k,
+    })
 }
 
-impl Reach<Aabbs> for Aabb {
-    type Bound = Aabb;
-    type Inside<'a> = AabbsInsideBox<'a>;
-    #[inline]
-    fn reach(&self) -> Option<Aabb> {
-        Some(*self)
-    }
-    #[inline]
-    fn inside<'a>(&self, level: &'a Aabbs) -> Option<AabbsInsideBox<'a>> {
-        inside_box(self, level)
-    }
+/// One `Reach` impl: the container, the query, the block test as a query on the bounds (an
+/// expression of `q`, the query), and the whole-block test's kernel type and constructor.
+macro_rules! reach {
+    ($c:ty, $q:ty, |$s:ident| $test:expr, $inside:ty, |$s2:ident, $level:ident| $inside_expr:expr) => {
+        impl Reach<$c> for $q {
+            type Test<'a> = <<$q as BlockTestQuery<$c>>::Test as Bind<Aabbs>>::Kernel<'a>;
+            type Inside<'a> = $inside;
+            #[inline]
+            fn test<'a>(&self, level: &'a Aabbs) -> Option<Self::Test<'a>> {
+                let $s = self;
+                let test: <$q as BlockTestQuery<$c>>::Test = $test;
+                test.bind(level)
+            }
+            #[inline]
+            fn inside<'a>(&self, $level: &'a Aabbs) -> Option<$inside> {
+                let $s2 = self;
+                $inside_expr
+            }
+        }
+    };
 }
 
-impl Reach<Aabbs> for Staged {
-    type Bound = Aabb;
-    type Inside<'a> = AabbsInsideBox<'a>;
-    #[inline]
-    fn reach(&self) -> Option<Aabb> {
-        Some(self.0)
-    }
-    #[inline]
-    fn inside<'a>(&self, level: &'a Aabbs) -> Option<AabbsInsideBox<'a>> {
-        inside_box(&self.0, level)
-    }
+/// The query type of a block test (what `reach!` binds on the bounds).
+pub trait BlockTestQuery<C> {
+    /// The block test as a query on the bounds.
+    type Test: Bind<Aabbs>;
 }
 
-impl Reach<Aabbs> for Sphere {
-    type Bound = Conservative<Sphere>;
-    type Inside<'a> = AabbsInsideBox<'a>;
-    #[inline]
-    fn reach(&self) -> Option<Conservative<Sphere>> {
-        Some(Conservative(*self))
-    }
-    #[inline]
-    fn inside<'a>(&self, _: &'a Aabbs) -> Option<AabbsInsideBox<'a>> {
-        None
-    }
+macro_rules! block_test_query {
+    ($($c:ty, $q:ty => $t:ty;)*) => {$(
+        impl BlockTestQuery<$c> for $q {
+            type Test = $t;
+        }
+    )*};
 }
 
-impl Reach<Aabbs> for Conservative<Sphere> {
-    type Bound = Conservative<Sphere>;
-    type Inside<'a> = AabbsInsideBox<'a>;
-    #[inline]
-    fn reach(&self) -> Option<Conservative<Sphere>> {
-        Some(*self)
-    }
-    #[inline]
-    fn inside<'a>(&self, _: &'a Aabbs) -> Option<AabbsInsideBox<'a>> {
-        None
-    }
+block_test_query! {
+    Aabbs, [f32; 3] => [f32; 3];
+    Aabbs, Aabb => Aabb;
+    Aabbs, Staged => Aabb;
+    Aabbs, Sphere => Conservative<Sphere>;
+    Aabbs, Conservative<Sphere> => Conservative<Sphere>;
+    Aabbs, Frustum => Frustum;
+    Spheres, [f32; 3] => [f32; 3];
+    Spheres, Aabb => Aabb;
+    Spheres, Sphere => Conservative<Sphere>;
+    Spheres, Frustum => WideFrustum;
 }
 
-impl Reach<Aabbs> for Frustum {
-    type Bound = Frustum;
-    type Inside<'a> = AabbsInsideFrustum<'a>;
+/// A frustum tested against bounds with twice its rounding margin: the block test of frusta
+/// against spheres (see the module docs).
+#[derive(Clone, Copy, Debug)]
+pub struct WideFrustum(Frustum);
+
+impl Bind<Aabbs> for WideFrustum {
+    type Kernel<'a> = AabbsVsFrustum<'a, true>;
     #[inline]
-    fn reach(&self) -> Option<Frustum> {
-        Some(*self)
-    }
-    #[inline]
-    fn inside<'a>(&self, level: &'a Aabbs) -> Option<AabbsInsideFrustum<'a>> {
-        let k = self.check().is_ok().then(|| PlaneConstants::new(self))?;
-        Some(AabbsInsideFrustum {
-            cols: level.view(),
-            pick: k.p_vertex_columns(),
-            k,
+    fn bind<'a>(&self, c: &'a Aabbs) -> Option<Self::Kernel<'a>> {
+        let f = self.0.bind(c)?;
+        Some(AabbsVsFrustum {
+            cols: f.cols,
+            k: f.k,
+            pick: f.pick,
         })
     }
 }
 
+/// No whole-block test.
+#[inline]
+fn never<'a>() -> Option<AabbsInsideBox<'a>> {
+    None
+}
+
+reach!(Aabbs, [f32; 3], |q| *q, AabbsInsideBox<'a>, |_q, _l| never(
+));
+reach!(Aabbs, Aabb, |q| *q, AabbsInsideBox<'a>, |q, l| inside_box(
+    q, l
+));
+reach!(Aabbs, Staged, |q| q.0, AabbsInsideBox<'a>, |q, l| {
+    inside_box(&q.0, l)
+});
+reach!(
+    Aabbs,
+    Sphere,
+    |q| Conservative(*q),
+    AabbsInsideBox<'a>,
+    |_q, _l| never()
+);
+reach!(
+    Aabbs,
+    Conservative<Sphere>,
+    |q| *q,
+    AabbsInsideBox<'a>,
+    |_q, _l| never()
+);
+reach!(Aabbs, Frustum, |q| *q, AabbsInsideFrustum<'a>, |q, l| {
+    inside_frustum(q, l)
+});
+reach!(Spheres, [f32; 3], |q| *q, AabbsInsideBox<'a>, |_q, _l| {
+    never()
+});
+reach!(
+    Spheres,
+    Aabb,
+    |q| *q,
+    AabbsInsideBox<'a>,
+    |q, l| inside_box(q, l)
+);
+reach!(
+    Spheres,
+    Sphere,
+    |q| Conservative(*q),
+    AabbsInsideBox<'a>,
+    |_q, _l| never()
+);
+reach!(
+    Spheres,
+    Frustum,
+    |q| WideFrustum(*q),
+    AabbsInsideFrustum<'a>,
+    |q, l| inside_frustum(q, l)
+);
+
 impl Reach<Aabbs> for Obb {
-    type Bound = Aabb;
+    const SKIPS: bool = false;
+    type Test<'a> = AabbsInsideBox<'a>;
     type Inside<'a> = AabbsInsideBox<'a>;
     #[inline]
-    fn reach(&self) -> Option<Aabb> {
+    fn test<'a>(&self, _: &'a Aabbs) -> Option<AabbsInsideBox<'a>> {
         None
     }
     #[inline]
@@ -163,20 +219,24 @@ impl Reach<Aabbs> for Obb {
 
 /// `Conservative(q)` of a query that runs `q`'s own test has `q`'s block tests.
 macro_rules! same_as_exact {
-    ($($q:ty),*) => {$(
-        impl Reach<Aabbs> for Conservative<$q> {
-            type Bound = <$q as Reach<Aabbs>>::Bound;
-            type Inside<'a> = <$q as Reach<Aabbs>>::Inside<'a>;
+    ($($c:ty: $($q:ty),*;)*) => {$($(
+        impl Reach<$c> for Conservative<$q> {
+            const SKIPS: bool = <$q as Reach<$c>>::SKIPS;
+            type Test<'a> = <$q as Reach<$c>>::Test<'a>;
+            type Inside<'a> = <$q as Reach<$c>>::Inside<'a>;
             #[inline]
-            fn reach(&self) -> Option<Self::Bound> {
-                self.0.reach()
+            fn test<'a>(&self, level: &'a Aabbs) -> Option<Self::Test<'a>> {
+                <$q as Reach<$c>>::test(&self.0, level)
             }
             #[inline]
             fn inside<'a>(&self, level: &'a Aabbs) -> Option<Self::Inside<'a>> {
-                self.0.inside(level)
+                <$q as Reach<$c>>::inside(&self.0, level)
             }
         }
-    )*};
+    )*)*};
 }
 
-same_as_exact!([f32; 3], Aabb, Staged, Obb, Frustum);
+same_as_exact! {
+    Aabbs: [f32; 3], Aabb, Staged, Obb, Frustum;
+    Spheres: [f32; 3], Sphere, Aabb, Frustum;
+}

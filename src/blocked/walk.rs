@@ -7,7 +7,6 @@ use super::layout::Blockable;
 use super::reach::BlockQuery;
 use crate::kernel::Prepared;
 use crate::lanes::{Chunk, Lanes, WithLanes};
-use crate::query::private::Bind;
 use core::ops::Range;
 
 /// Where a walk's hits go. Positions are the blocked order's; `order` maps them to the caller's
@@ -126,8 +125,7 @@ impl<C: Blockable, Q: BlockQuery<C>, O: Out> WithLanes for Walk<'_, C, Q, O> {
             return out;
         };
         let levels = &blocked.levels[..];
-        let reach = query.reach();
-        let (Some(reach), Some(top)) = (reach, levels.len().checked_sub(1)) else {
+        let (true, Some(top)) = (Q::SKIPS, levels.len().checked_sub(1)) else {
             // No block test (or no primitive): every chunk, in order.
             let chunks = order.len().div_ceil(Chunk::LANES);
             for c in 0..chunks {
@@ -141,7 +139,7 @@ impl<C: Blockable, Q: BlockQuery<C>, O: Out> WithLanes for Walk<'_, C, Q, O> {
         let mut tests = [const { None }; super::MAX_LEVELS];
         let mut inside = [const { None }; super::MAX_LEVELS];
         for (l, level) in levels.iter().enumerate() {
-            tests[l] = reach.bind(level);
+            tests[l] = query.test(level);
             if tests[l].is_none() {
                 // The block test hits nothing: neither can the query.
                 return out;

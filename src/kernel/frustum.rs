@@ -94,9 +94,12 @@ pub struct SpheresVsFrustum<'a> {
     pub(crate) k: PlaneConstants,
 }
 
-/// An `Aabbs` container (columns min x, y, z, max x, y, z) against one frustum.
+/// An `Aabbs` container (columns min x, y, z, max x, y, z) against one frustum. `WIDE`: the
+/// margin counts twice (`t + 2m < 0` rejects), the blocked spheres' block test: a box containing
+/// a sphere's widened reach is then rejected by no plane that fails to reject the sphere
+/// (`src/blocked/reach.rs`).
 #[derive(Clone)]
-pub struct AabbsVsFrustum<'a> {
+pub struct AabbsVsFrustum<'a, const WIDE: bool = false> {
     pub(crate) cols: Cols<'a, 6>,
     pub(crate) k: PlaneConstants,
     /// [`PlaneConstants::p_vertex_columns`].
@@ -116,11 +119,15 @@ fn plane_value<V: Lanes>(p: [f32; 4], x: [V; 3]) -> V {
 /// when either is NaN.
 #[inline(always)]
 fn rejects<V: Lanes>(k: &PlaneConstants, i: usize, t: V, l: V) -> u32 {
-    let m = l
-        .mul(V::splat(k.mag_n[i]))
+    V::bits(t.add(margin(k, i, l)).lt(V::splat(0.0)))
+}
+
+/// Plane `i`'s margin `m = ((L * P) + Q) * 2^-24`.
+#[inline(always)]
+fn margin<V: Lanes>(k: &PlaneConstants, i: usize, l: V) -> V {
+    l.mul(V::splat(k.mag_n[i]))
         .add(V::splat(k.mag_d[i]))
-        .mul(V::splat(MARGIN_SCALE));
-    V::bits(t.add(m).lt(V::splat(0.0)))
+        .mul(V::splat(MARGIN_SCALE))
 }
 
 impl Kernel for SpheresVsFrustum<'_> {
@@ -144,7 +151,7 @@ impl Kernel for SpheresVsFrustum<'_> {
     }
 }
 
-impl Kernel for AabbsVsFrustum<'_> {
+impl<const WIDE: bool> Kernel for AabbsVsFrustum<'_, WIDE> {
     #[inline(always)]
     fn len(&self) -> usize {
         self.cols.len()
@@ -170,6 +177,12 @@ impl Kernel for AabbsVsFrustum<'_> {
                 corners[usize::from(pick[2]) % 6],
             ];
             let t = plane_value(self.k.planes[i], p);
+            // `2m` is exact (a power-of-two scaling); the sum rounds as `t + m` does.
+            let t = if WIDE {
+                t.add(margin(&self.k, i, l))
+            } else {
+                t
+            };
             rejected |= rejects(&self.k, i, t, l);
         }
         rejected ^ super::all_lanes::<V>()
@@ -223,10 +236,7 @@ impl Kernel for AabbsInsideFrustum<'_> {
                 corners[(usize::from(pick[2]) + 3) % 6],
             ];
             let t = plane_value(self.k.planes[i], n);
-            let m = l
-                .mul(V::splat(self.k.mag_n[i]))
-                .add(V::splat(self.k.mag_d[i]))
-                .mul(V::splat(MARGIN_SCALE));
+            let m = margin(&self.k, i, l);
             inside &= V::bits(V::and(m.le(t), m.lt(V::splat(f32::INFINITY))));
         }
         inside

@@ -261,7 +261,7 @@ tiled! {
     ['a] AabbsVsBoxMinMax<'a>;
     ['a] AabbsVsBoxXyz<'a>;
     ['a] AabbsVsBoxSevenSided<'a>;
-    ['a] AabbsVsFrustum<'a>;
+    ['a, const WIDE: bool] AabbsVsFrustum<'a, WIDE>;
     ['a] SpheresVsFrustum<'a>;
     ['a] ObbsVsObb<'a>;
     ['a] AabbsVsObb<'a>;

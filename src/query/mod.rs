@@ -5,7 +5,7 @@
 mod many;
 mod methods;
 mod pairs;
-pub(crate) use pairs::{REACH_FLOOR, REACH_WIDEN, aabbs_vs_sphere};
+pub(crate) use pairs::{REACH_FLOOR, REACH_WIDEN, aabbs_vs_sphere, widened_sphere_box};
 pub(crate) mod sink;
 mod stages;
 

@@ -181,7 +181,7 @@ fn aabbs_vs_obb<'a>(c: &'a Aabbs, q: &Obb) -> AabbsVsObb<'a> {
 /// The conservative sphere box: outward-rounded, widened by `2^-20 r + 2^-74` so it also holds
 /// every hit of the exact f32 test (whose rounding can accept distances up to `r (1 + 3.5 * 2^-24)`
 /// plus an underflow term below `2^-74`).
-fn widened_sphere_box(s: &Sphere) -> Aabb {
+pub(crate) fn widened_sphere_box(s: &Sphere) -> Aabb {
     Aabb::from_sphere(&Sphere::new(s.center, widened_radius(s.radius)))
 }
 
