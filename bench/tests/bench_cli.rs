@@ -474,3 +474,39 @@ fn help_lists_every_flag() {
         }
     }
 }
+
+#[test]
+fn blocked_table_rows_agree() {
+    let out = run(&[
+        "--table", "blocked", "--n", "3000", "--quick", "--rounds", "1", "--quiet", "--format",
+        "csv",
+    ]);
+    assert!(!out.contains("MISMATCH"), "{out}");
+    let t = tables(&out);
+    let rows = &t["blocked"];
+    assert_eq!(
+        rows[0],
+        ["boxes", "work", "row", "hits", "ms", "vs flat", "vs R-tree"]
+    );
+    // One size (3,000 is below the smaller default): both box query sets, both sphere sets, two
+    // frusta sets, three builds, one refit.
+    assert_eq!(rows.len() - 1, 2 * 4 + 2 * 3 + 2 * 2 + 3 + 1, "{rows:?}");
+    let mut groups: BTreeMap<&str, Vec<&Vec<String>>> = BTreeMap::new();
+    for r in &rows[1..] {
+        assert_eq!(r[0], "3000", "{r:?}");
+        assert!(num(&r[4]) > 0.0, "{r:?}");
+        groups.entry(r[1].as_str()).or_default().push(r);
+    }
+    for (work, rs) in &groups {
+        if work.starts_with("build") || work.starts_with("1 %") {
+            continue;
+        }
+        // Every row of a query set reports the same hits: flat, blocked and R-tree alike.
+        assert!(rs.iter().all(|r| r[3] == rs[0][3]), "{work}: {rs:?}");
+    }
+    let wide = groups
+        .iter()
+        .find(|(w, _)| w.starts_with("1000 boxes, half extent 50"))
+        .expect("the half extent 50 set");
+    assert!(num(&wide.1[0][3]) > 0.0, "no hit: {wide:?}");
+}
