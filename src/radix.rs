@@ -39,17 +39,24 @@ pub(crate) fn radix_sort(keys: &[u32]) -> Vec<u32> {
     items.iter().map(|&v| v as u32).collect()
 }
 
-/// Sorts `v` ascending, every element `<= max`: by LSD radix passes of 11 bits, as many as
-/// `max` needs (one scratch buffer), for long slices; `sort_unstable` for short ones.
+/// Sorts `v` ascending, every element `<= max`: by LSD radix passes, as many as `max` needs (one
+/// scratch buffer), of 8-bit digits below 2,048 values (fewer buckets to count and sum) and
+/// 11-bit ones above; `sort_unstable` below 128 values. (The blocked containers' hit lists;
+/// measured here, 1,000 lists of indices below 1,000,000: 200 each 1.37 ms with
+/// `sort_unstable`, 0.78 with 8-bit and 1.70 with 11-bit digits; 1,000 each 8.2, 3.05, 3.3;
+/// 3,000 each 26.4, 8.3, 7.2.)
 pub(crate) fn sort_indices(v: &mut [u32], max: u32) {
-    const BITS: u32 = 11;
-    const BUCKETS: usize = 1 << BITS;
-    /// Below this length the comparison sort is faster (the bucket counts cost more).
-    const SHORT: usize = 512;
-    if v.len() < SHORT {
+    if v.len() < 128 {
         v.sort_unstable();
-        return;
+    } else if v.len() < 2048 {
+        lsd::<8, 256>(v, max);
+    } else {
+        lsd::<11, 2048>(v, max);
     }
+}
+
+/// [`sort_indices`] with `BITS`-bit digits (`BUCKETS = 2^BITS`).
+fn lsd<const BITS: u32, const BUCKETS: usize>(v: &mut [u32], max: u32) {
     let passes = (32 - max.leading_zeros()).div_ceil(BITS);
     let mut other = vec![0u32; v.len()];
     let (mut from, mut to): (&mut [u32], &mut [u32]) = (v, &mut other);
