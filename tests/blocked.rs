@@ -608,3 +608,63 @@ fn rounding_edge_hits_are_not_skipped() {
         assert_eq!(same_answers(&flat, &blocked, &p), flat.count_hits(&p));
     }
 }
+
+/// Batches answer what one query at a time answers, on every backend and thread count, NaN and
+/// empty queries scattered through them.
+#[test]
+fn batches_equal_one_query_at_a_time() {
+    use bvlanes::HitLists;
+    let mut rng = TestRng::named(13, "blocked batches");
+    let items: Vec<Aabb> = (0..3000)
+        .map(|_| Aabb::random(&mut rng, [0.0; 3], 1.0))
+        .collect();
+    let blocked = Blocked::<Aabbs>::from_slice(&items).unwrap();
+    let spheres: Vec<Sphere> = (0..2000)
+        .map(|_| Sphere::random(&mut rng, [0.0; 3], 1.0))
+        .collect();
+    let blocked_spheres = Blocked::<Spheres>::from_slice(&spheres).unwrap();
+    let mut lists = HitLists::default();
+    for n in [0, 1, 15, 16, 17, 67, 700] {
+        let queries: Vec<Aabb> = (0..n)
+            .map(|i| match i % 11 {
+                3 => Aabb::new([f32::NAN; 3], [1.0; 3]),
+                7 => Aabb::new([1.0; 3], [0.0; 3]),
+                _ => Aabb::random(&mut rng, [0.0; 3], 4.0),
+            })
+            .collect();
+        for &b in Backend::available() {
+            for threads in [1, 2, 3] {
+                let p = blocked.with_backend(b).unwrap().with_threads(threads);
+                let want: Vec<Vec<u32>> = queries.iter().map(|q| p.hits(q).collect()).collect();
+                let counts: Vec<u32> = want.iter().map(|w| w.len() as u32).collect();
+                assert_eq!(p.count_hits_many(&queries), counts, "{b} {threads} {n}");
+                p.hits_many_into(&queries, &mut lists);
+                assert_eq!(lists.queries(), n);
+                for (q, w) in want.iter().enumerate() {
+                    assert_eq!(lists.query(q), &w[..], "{b} {threads} {n} query {q}");
+                }
+                let mut seen = Vec::new();
+                p.for_each_hit_many(&queries, |q, i| seen.push((q, i)));
+                let flat: Vec<(u32, u32)> = want
+                    .iter()
+                    .enumerate()
+                    .flat_map(|(q, w)| w.iter().map(move |&i| (q as u32, i)))
+                    .collect();
+                assert_eq!(seen, flat);
+                let ps = blocked_spheres
+                    .with_backend(b)
+                    .unwrap()
+                    .with_threads(threads);
+                let sq: Vec<Sphere> = queries.iter().map(|q| Sphere::new(q.min, 1.5)).collect();
+                let sw: Vec<u32> = sq.iter().map(|q| ps.count_hits(q) as u32).collect();
+                assert_eq!(ps.count_hits_many(&sq), sw);
+                assert_eq!(
+                    ps.hits_many(&sq).indices.len() as u32,
+                    sw.iter().sum::<u32>()
+                );
+            }
+        }
+        assert_eq!(blocked.count_hits_many(&queries).len(), n);
+        assert_eq!(blocked.hits_many(&queries).queries(), n);
+    }
+}

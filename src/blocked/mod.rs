@@ -12,7 +12,7 @@ pub use reach::BlockQuery;
 use crate::error::BvError;
 use crate::lanes::{Backend, dispatch};
 use crate::primitive::Aabb;
-use crate::query::Hits;
+use crate::query::{HitLists, Hits};
 use crate::soa::Aabbs;
 
 /// The most levels of bounds: `16^8` primitives exceed the containers' `u32` limit.
@@ -219,6 +219,7 @@ impl<C: Blockable> Blocked<C> {
         Ok(BlockedPinned {
             blocked: self,
             backend: backend.check()?,
+            threads: 0,
         })
     }
 
@@ -227,6 +228,7 @@ impl<C: Blockable> Blocked<C> {
         BlockedPinned {
             blocked: self,
             backend: Backend::detect(),
+            threads: 0,
         }
     }
 
@@ -261,6 +263,37 @@ impl<C: Blockable> Blocked<C> {
     pub fn hit_mask<Q: BlockQuery<C>>(&self, query: &Q, mask: &mut [u64]) {
         self.detected().hit_mask(query, mask);
     }
+
+    /// Hits per query of `queries` (see [`BlockedPinned::count_hits_many`]).
+    #[must_use]
+    pub fn count_hits_many<Q: BlockQuery<C>>(&self, queries: &[Q]) -> Vec<u32> {
+        self.detected().count_hits_many(queries)
+    }
+
+    /// The hits of each query (see [`BlockedPinned::hits_many_into`]).
+    ///
+    /// # Panics
+    /// If the batch has more than `u32::MAX` hits in all.
+    #[must_use]
+    pub fn hits_many<Q: BlockQuery<C>>(&self, queries: &[Q]) -> HitLists {
+        self.detected().hits_many(queries)
+    }
+
+    /// The hits of each query into `out` (see [`BlockedPinned::hits_many_into`]).
+    ///
+    /// # Panics
+    /// If the batch has more than `u32::MAX` hits in all.
+    pub fn hits_many_into<Q: BlockQuery<C>>(&self, queries: &[Q], out: &mut HitLists) {
+        self.detected().hits_many_into(queries, out);
+    }
+
+    /// Calls `f(query, primitive)` for every hit of every query, in (query, primitive) order.
+    ///
+    /// # Panics
+    /// If the batch has more than `u32::MAX` hits in all.
+    pub fn for_each_hit_many<Q: BlockQuery<C>>(&self, queries: &[Q], f: impl FnMut(u32, u32)) {
+        self.detected().for_each_hit_many(queries, f);
+    }
 }
 
 impl Blocked<Aabbs> {
@@ -293,7 +326,13 @@ fn union(a: &Aabb, b: &Aabb) -> Aabb {
 pub struct BlockedPinned<'a, C> {
     blocked: &'a Blocked<C>,
     backend: Backend,
+    /// Threads of the batched methods; 0: every thread of rayon's current pool.
+    threads: usize,
 }
+
+/// Queries per task below which a batch stays on the calling thread (a walk takes about a
+/// microsecond; waking a thread costs tens).
+const QUERIES_PER_TASK: usize = 128;
 
 impl<C> Clone for BlockedPinned<'_, C> {
     fn clone(&self) -> Self {
@@ -314,6 +353,132 @@ impl<'a, C: Blockable> BlockedPinned<'a, C> {
     #[must_use]
     pub fn container(&self) -> &'a Blocked<C> {
         self.blocked
+    }
+
+    /// The same view with its batched methods splitting a batch over at most `threads` threads
+    /// (`0` or `1`: the calling thread only); the default is every thread of rayon's current pool
+    /// with the `rayon` feature. The answers do not depend on it.
+    #[must_use]
+    pub fn with_threads(mut self, threads: usize) -> Self {
+        self.threads = threads.max(1);
+        self
+    }
+
+    /// The threads a batch may use.
+    #[must_use]
+    pub fn threads(&self) -> usize {
+        if self.threads == 0 {
+            crate::tasks::default_threads()
+        } else {
+            self.threads
+        }
+    }
+
+    /// `n` queries cut into ranges, one task each: one range on one thread or for a small batch,
+    /// else a few per thread.
+    fn ranges(&self, n: usize) -> Vec<core::ops::Range<usize>> {
+        let threads = self.threads();
+        let tasks = if threads <= 1 {
+            1
+        } else {
+            (n / QUERIES_PER_TASK).clamp(1, 4 * threads)
+        };
+        (0..tasks)
+            .map(|t| n * t / tasks..n * (t + 1) / tasks)
+            .collect()
+    }
+
+    /// Number of primitives hit by each query of `queries` (`count_hits` of each, in order).
+    /// One dispatch per task; a large batch splits over threads by ranges of queries.
+    ///
+    /// ```
+    /// use bvlanes::{Aabb, Aabbs, Backend, Blocked};
+    /// let b = Blocked::<Aabbs>::from_slice(&[Aabb::new([0.0; 3], [1.0; 3])])?;
+    /// let p = b.with_backend(Backend::Scalar)?;
+    /// assert_eq!(p.count_hits_many(&[[0.5; 3], [2.0; 3]]), [1, 0]);
+    /// # Ok::<(), bvlanes::BvError>(())
+    /// ```
+    #[must_use]
+    pub fn count_hits_many<Q: BlockQuery<C>>(&self, queries: &[Q]) -> Vec<u32> {
+        let ranges = self.ranges(queries.len());
+        let run = |r: &core::ops::Range<usize>| {
+            let mut counts = vec![0; r.len()];
+            let job = walk::CountMany {
+                blocked: self.blocked,
+                queries: &queries[r.clone()],
+                counts: &mut counts,
+            };
+            dispatch(self.backend, job);
+            counts
+        };
+        if let [r] = &ranges[..] {
+            return run(r);
+        }
+        crate::tasks::run_tasks(&ranges, run).concat()
+    }
+
+    /// The hits of each query of `queries` into `out` (overwritten; its buffers are reused):
+    /// `out.query(q)` equals [`hits`](BlockedPinned::hits)`(&queries[q])`.
+    ///
+    /// # Panics
+    /// If the batch has more than `u32::MAX` hits in all (the offsets are `u32`).
+    pub fn hits_many_into<Q: BlockQuery<C>>(&self, queries: &[Q], out: &mut HitLists) {
+        out.clear();
+        let ranges = self.ranges(queries.len());
+        if let [r] = &ranges[..] {
+            let job = walk::IndicesMany {
+                blocked: self.blocked,
+                queries: &queries[r.clone()],
+                offsets: &mut out.offsets,
+                indices: &mut out.indices,
+            };
+            dispatch(self.backend, job);
+            return;
+        }
+        let parts = crate::tasks::run_tasks(&ranges, |r| {
+            let (mut offsets, mut indices) = (Vec::new(), Vec::new());
+            let job = walk::IndicesMany {
+                blocked: self.blocked,
+                queries: &queries[r.clone()],
+                offsets: &mut offsets,
+                indices: &mut indices,
+            };
+            dispatch(self.backend, job);
+            (offsets, indices)
+        });
+        for (offsets, indices) in parts {
+            let base = out.indices.len() as u64;
+            out.offsets.extend(offsets.iter().map(|&o| {
+                u32::try_from(base + u64::from(o))
+                    .expect("hits_many: more than u32::MAX hits in one batch")
+            }));
+            out.indices.extend_from_slice(&indices);
+        }
+    }
+
+    /// The hits of each query of `queries` (see [`hits_many_into`](BlockedPinned::hits_many_into)).
+    ///
+    /// # Panics
+    /// If the batch has more than `u32::MAX` hits in all.
+    #[must_use]
+    pub fn hits_many<Q: BlockQuery<C>>(&self, queries: &[Q]) -> HitLists {
+        let mut out = HitLists::default();
+        self.hits_many_into(queries, &mut out);
+        out
+    }
+
+    /// Calls `f(query, primitive)` for every hit of every query of `queries`, in (query,
+    /// primitive) order (the hits are collected first).
+    ///
+    /// # Panics
+    /// If the batch has more than `u32::MAX` hits in all.
+    pub fn for_each_hit_many<Q: BlockQuery<C>>(&self, queries: &[Q], mut f: impl FnMut(u32, u32)) {
+        let lists = self.hits_many(queries);
+        for q in 0..lists.queries() {
+            for &i in lists.query(q) {
+                f(q as u32, i);
+            }
+        }
     }
 
     /// The walk of `query` into `out`, on this backend (one dispatch).

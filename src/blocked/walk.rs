@@ -115,100 +115,151 @@ impl<C: Blockable, Q: BlockQuery<C>, O: Out> WithLanes for Walk<'_, C, Q, O> {
 
     #[inline(always)]
     fn run<V: Lanes>(self) -> O {
-        let Walk {
-            blocked,
-            query,
-            mut out,
-        } = self;
-        let order = &blocked.order[..];
-        let Some(leaf) = query.bind(&blocked.leaves) else {
-            return out;
-        };
-        let levels = &blocked.levels[..];
-        let (true, Some(top)) = (Q::SKIPS, levels.len().checked_sub(1)) else {
-            // No block test (or no primitive): every chunk, in order.
-            let chunks = order.len().div_ceil(Chunk::LANES);
-            for c in 0..chunks {
-                if out.chunk(order, c * Chunk::LANES, leaf.chunk::<V>(c)) {
-                    break;
-                }
+        walk::<V, C, Q, O>(self.blocked, self.query, self.out)
+    }
+}
+
+/// The counts of a batch of queries, one dispatch.
+pub(crate) struct CountMany<'a, C, Q> {
+    pub(crate) blocked: &'a Blocked<C>,
+    pub(crate) queries: &'a [Q],
+    pub(crate) counts: &'a mut [u32],
+}
+
+impl<C: Blockable, Q: BlockQuery<C>> WithLanes for CountMany<'_, C, Q> {
+    type Output = ();
+
+    #[inline(always)]
+    fn run<V: Lanes>(self) {
+        for (q, c) in self.queries.iter().zip(self.counts.iter_mut()) {
+            // At most `u32::MAX` primitives: the count fits.
+            *c = walk::<V, C, Q, Count>(self.blocked, q, Count(0)).0 as u32;
+        }
+    }
+}
+
+/// The hit lists of a batch of queries, one dispatch: each query's hits appended to `indices`
+/// (sorted) and its end pushed to `offsets`.
+pub(crate) struct IndicesMany<'a, C, Q> {
+    pub(crate) blocked: &'a Blocked<C>,
+    pub(crate) queries: &'a [Q],
+    pub(crate) offsets: &'a mut Vec<u32>,
+    pub(crate) indices: &'a mut Vec<u32>,
+}
+
+impl<C: Blockable, Q: BlockQuery<C>> WithLanes for IndicesMany<'_, C, Q> {
+    type Output = ();
+
+    #[inline(always)]
+    fn run<V: Lanes>(self) {
+        let max = u32::try_from(self.blocked.len().saturating_sub(1)).unwrap_or(u32::MAX);
+        for q in self.queries {
+            let start = self.indices.len();
+            let _ = walk::<V, C, Q, Indices<'_>>(self.blocked, q, Indices(self.indices));
+            crate::radix::sort_indices(&mut self.indices[start..], max);
+            self.offsets.push(
+                u32::try_from(self.indices.len())
+                    .expect("hits_many: more than u32::MAX hits in one batch"),
+            );
+        }
+    }
+}
+
+/// One query's walk on `V` lanes (inside a tier).
+#[inline(always)]
+fn walk<V: Lanes, C: Blockable, Q: BlockQuery<C>, O: Out>(
+    blocked: &Blocked<C>,
+    query: &Q,
+    mut out: O,
+) -> O {
+    let order = &blocked.order[..];
+    let Some(leaf) = query.bind(&blocked.leaves) else {
+        return out;
+    };
+    let levels = &blocked.levels[..];
+    let (true, Some(top)) = (Q::SKIPS, levels.len().checked_sub(1)) else {
+        // No block test (or no primitive): every chunk, in order.
+        let chunks = order.len().div_ceil(Chunk::LANES);
+        for c in 0..chunks {
+            if out.chunk(order, c * Chunk::LANES, leaf.chunk::<V>(c)) {
+                break;
             }
+        }
+        return out;
+    };
+    // Each level's block test bound once (its splats then stay put for the whole walk).
+    let mut tests = [const { None }; super::MAX_LEVELS];
+    let mut inside = [const { None }; super::MAX_LEVELS];
+    for (l, level) in levels.iter().enumerate() {
+        tests[l] = query.test(level);
+        if tests[l].is_none() {
+            // The block test hits nothing: neither can the query.
             return out;
+        }
+        inside[l] = query.inside(level);
+    }
+    // Depth first, children pushed last to first, so blocks are visited in position order.
+    let mut stack = [(0u32, 0u32); STACK];
+    stack[0] = (top as u32, 0);
+    let mut depth = 1;
+    while depth > 0 {
+        depth -= 1;
+        let (level, chunk) = stack[depth];
+        let (level, chunk) = (level as usize, chunk as usize);
+        let Some(test) = &tests[level] else {
+            unreachable!("every level's test is bound");
         };
-        // Each level's block test bound once (its splats then stay put for the whole walk).
-        let mut tests = [const { None }; super::MAX_LEVELS];
-        let mut inside = [const { None }; super::MAX_LEVELS];
-        for (l, level) in levels.iter().enumerate() {
-            tests[l] = query.test(level);
-            if tests[l].is_none() {
-                // The block test hits nothing: neither can the query.
+        let hit = test.chunk::<V>(chunk);
+        if hit == 0 {
+            continue;
+        }
+        let whole = match &inside[level] {
+            Some(k) => k.chunk::<V>(chunk) & hit,
+            None => 0,
+        };
+        // Node `n` of level `level` covers positions `n << shift ..`.
+        let shift = 4 * (level + 1);
+        let mut bits = whole;
+        while bits != 0 {
+            let n = chunk * Chunk::LANES + bits.trailing_zeros() as usize;
+            let end = ((n + 1) << shift).min(order.len());
+            if out.all(order, (n << shift)..end) {
                 return out;
             }
-            inside[l] = query.inside(level);
+            bits &= bits - 1;
         }
-        // Depth first, children pushed last to first, so blocks are visited in position order.
-        let mut stack = [(0u32, 0u32); STACK];
-        stack[0] = (top as u32, 0);
-        let mut depth = 1;
-        while depth > 0 {
-            depth -= 1;
-            let (level, chunk) = stack[depth];
-            let (level, chunk) = (level as usize, chunk as usize);
-            let Some(test) = &tests[level] else {
-                unreachable!("every level's test is bound");
-            };
-            let hit = test.chunk::<V>(chunk);
-            if hit == 0 {
-                continue;
-            }
-            let whole = match &inside[level] {
-                Some(k) => k.chunk::<V>(chunk) & hit,
-                None => 0,
-            };
-            // Node `n` of level `level` covers positions `n << shift ..`.
-            let shift = 4 * (level + 1);
-            let mut bits = whole;
+        let partly = hit & !whole;
+        if level == 0 {
+            // The blocks' rows are likely far from the cache: ask for all of them first.
+            let mut bits = partly;
             while bits != 0 {
-                let n = chunk * Chunk::LANES + bits.trailing_zeros() as usize;
-                let end = ((n + 1) << shift).min(order.len());
-                if out.all(order, (n << shift)..end) {
+                blocked
+                    .leaves
+                    .prefetch_chunk(chunk * Chunk::LANES + bits.trailing_zeros() as usize);
+                bits &= bits - 1;
+            }
+            let mut bits = partly;
+            while bits != 0 {
+                let c = chunk * Chunk::LANES + bits.trailing_zeros() as usize;
+                if out.chunk(order, c * Chunk::LANES, leaf.chunk::<V>(c)) {
                     return out;
                 }
                 bits &= bits - 1;
             }
-            let partly = hit & !whole;
-            if level == 0 {
-                // The blocks' rows are likely far from the cache: ask for all of them first.
-                let mut bits = partly;
-                while bits != 0 {
-                    blocked
-                        .leaves
-                        .prefetch_chunk(chunk * Chunk::LANES + bits.trailing_zeros() as usize);
-                    bits &= bits - 1;
+        } else {
+            let below = levels[level - 1].view();
+            let mut bits = partly;
+            while bits != 0 {
+                let i = 31 - bits.leading_zeros();
+                let child = chunk * Chunk::LANES + i as usize;
+                for k in 0..6 {
+                    below.prefetch(k, child);
                 }
-                let mut bits = partly;
-                while bits != 0 {
-                    let c = chunk * Chunk::LANES + bits.trailing_zeros() as usize;
-                    if out.chunk(order, c * Chunk::LANES, leaf.chunk::<V>(c)) {
-                        return out;
-                    }
-                    bits &= bits - 1;
-                }
-            } else {
-                let below = levels[level - 1].view();
-                let mut bits = partly;
-                while bits != 0 {
-                    let i = 31 - bits.leading_zeros();
-                    let child = chunk * Chunk::LANES + i as usize;
-                    for k in 0..6 {
-                        below.prefetch(k, child);
-                    }
-                    stack[depth] = ((level - 1) as u32, child as u32);
-                    depth += 1;
-                    bits &= !(1 << i);
-                }
+                stack[depth] = ((level - 1) as u32, child as u32);
+                depth += 1;
+                bits &= !(1 << i);
             }
         }
-        out
     }
+    out
 }
