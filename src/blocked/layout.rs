@@ -39,7 +39,7 @@ pub(crate) mod private {
         fn check_item(item: &Self::Primitive, index: usize) -> Result<(), BvError>;
         /// Overwrites primitive `i < count()` with a checked item.
         fn put(&mut self, i: usize, item: Self::Primitive);
-        /// A hint to fetch chunk `chunk` of every column the queries read.
+        /// A hint to fetch chunk `chunk` of the columns most queries read.
         fn prefetch_chunk(&self, chunk: usize);
         /// A container holding `items` (validated, naming the index in `items`).
         fn from_items(items: &[Self::Primitive]) -> Result<Self, BvError>;
@@ -109,8 +109,9 @@ impl private::Layout for Aabbs {
 
     #[inline(always)]
     fn prefetch_chunk(&self, chunk: usize) {
-        let cols = self.view_with_diagonal();
-        for k in 0..7 {
+        // The six box columns: the diagonal key is read by the 7-sided strategy only.
+        let cols = self.view();
+        for k in 0..6 {
             cols.prefetch(k, chunk);
         }
     }
