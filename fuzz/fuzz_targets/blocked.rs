@@ -94,7 +94,14 @@ fn aabb(inp: &mut Input) -> Aabb {
 fn sphere(inp: &mut Input) -> Sphere {
     let c: [f32; 3] = core::array::from_fn(|_| value(inp));
     let r = value(inp);
-    Sphere::new(c, if inp.u8().is_multiple_of(8) { r } else { r.abs() })
+    Sphere::new(
+        c,
+        if inp.u8().is_multiple_of(8) {
+            r
+        } else {
+            r.abs()
+        },
+    )
 }
 
 fn frustum(inp: &mut Input) -> Frustum {
