@@ -6,6 +6,7 @@ use super::layout::private::Layout;
 use crate::lanes::Chunk;
 use crate::primitive::Aabb;
 use crate::radix::radix_sort;
+use crate::round::f32_at_most;
 use crate::soa::Aabbs;
 
 /// Most bits per axis of the Morton key (a 1024^3 grid over the centres' bounds).
@@ -143,6 +144,25 @@ pub(crate) fn levels<C: Blockable>(leaves: &C) -> Vec<Aabbs> {
 /// A level's container (bounds are finite and not inverted: unions of valid boxes).
 fn bounds_level(boxes: &[Aabb]) -> Aabbs {
     Aabbs::from_slice(boxes).expect("block bounds are finite, non-inverted boxes")
+}
+
+/// Per level, per axis, a lower bound of every node's side (`max - min` rounded down): a box query
+/// narrower than it on some axis contains no node of the level, so the walk skips the
+/// whole-block test there. Bounds only grow under `set`, so the figures stay lower bounds.
+pub(crate) fn min_sides(levels: &[Aabbs]) -> Vec<[f32; 3]> {
+    levels
+        .iter()
+        .map(|level| {
+            let mut m = [f32::INFINITY; 3];
+            for b in level.iter() {
+                for (a, m) in m.iter_mut().enumerate() {
+                    let side = f32_at_most(f64::from(b.max[a]) - f64::from(b.min[a]));
+                    *m = m.min(side);
+                }
+            }
+            m
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -81,6 +81,8 @@ pub struct Blocked<C> {
     /// The bounds: `levels[0]` one box per chunk of `leaves`, each next level one per chunk of
     /// the one below; the last holds at most 16. Empty when there are no primitives.
     levels: Vec<Aabbs>,
+    /// Per level, a lower bound of its nodes' sides per axis ([`build::min_sides`]).
+    min_sides: Vec<[f32; 3]>,
     /// How many primitives are outsized (the last ones in curve order).
     outsized: usize,
 }
@@ -106,11 +108,13 @@ impl<C: Blockable> Blocked<C> {
             position[i as usize] = p as u32;
         }
         let levels = build::levels(&leaves);
+        let min_sides = build::min_sides(&levels);
         Blocked {
             leaves,
             order,
             position,
             levels,
+            min_sides,
             outsized,
         }
     }
@@ -201,6 +205,7 @@ impl<C: Blockable> Blocked<C> {
     /// Linear in the number of primitives.
     pub fn refit(&mut self) {
         self.levels = build::levels(&self.leaves);
+        self.min_sides = build::min_sides(&self.levels);
     }
 
     /// Reorders along the curve again and rebuilds the bounds: what [`new`](Blocked::new) costs.

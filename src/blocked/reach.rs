@@ -27,6 +27,7 @@ use crate::kernel::{AabbsInsideBox, AabbsInsideFrustum, AabbsVsFrustum, PlaneCon
 use crate::primitive::{Aabb, Frustum, Obb, Sphere};
 use crate::query::private::Bind;
 use crate::query::{Conservative, Query};
+use crate::round::f32_at_least;
 use crate::soa::{Aabbs, Spheres};
 use crate::strategy::Staged;
 
@@ -52,14 +53,22 @@ pub(crate) mod private {
         /// [`SKIPS`](Reach::SKIPS) is false).
         fn test<'a>(&self, level: &'a Aabbs) -> Option<Self::Test<'a>>;
         /// The whole-block test over `level`, if the query has one: its bit is set for bounds
-        /// such that every primitive inside them is a hit of the flat test.
-        fn inside<'a>(&self, level: &'a Aabbs) -> Option<Self::Inside<'a>>;
+        /// such that every primitive inside them is a hit of the flat test. `min_side`: a lower
+        /// bound of the level's node sides per axis (a box query narrower than it contains no
+        /// node, and returns `None`: the walk then skips the test).
+        fn inside<'a>(&self, level: &'a Aabbs, min_side: [f32; 3]) -> Option<Self::Inside<'a>>;
     }
 }
 
-/// The whole-block test of a box query: the bounds inside the box.
+/// The whole-block test of a box query: the bounds inside the box; `None` when the box is
+/// narrower than every node of the level on some axis (its side rounded up below `min_side`).
 #[inline]
-fn inside_box<'a>(b: &Aabb, level: &'a Aabbs) -> Option<AabbsInsideBox<'a>> {
+fn inside_box<'a>(b: &Aabb, level: &'a Aabbs, min_side: [f32; 3]) -> Option<AabbsInsideBox<'a>> {
+    let narrower =
+        (0..3).any(|a| f32_at_least(f64::from(b.max[a]) - f64::from(b.min[a])) < min_side[a]);
+    if narrower {
+        return None;
+    }
     Some(AabbsInsideBox {
         cols: level.view(),
         q_min: b.min,
@@ -83,7 +92,7 @@ fn inside_frustum<'a>(f: &Frustum, level: &'a Aabbs) -> Option<AabbsInsideFrustu
 /// One `Reach` impl: the container, the query, the block test as a query on the bounds (an
 /// expression of `q`, the query), and the whole-block test's kernel type and constructor.
 macro_rules! reach {
-    ($c:ty, $q:ty, |$s:ident| $test:expr, $inside:ty, |$s2:ident, $level:ident| $inside_expr:expr) => {
+    ($c:ty, $q:ty, |$s:ident| $test:expr, $inside:ty, |$s2:ident, $level:ident, $min:ident| $inside_expr:expr) => {
         impl Reach<$c> for $q {
             type Test<'a> = <<$q as BlockTestQuery<$c>>::Test as Bind<Aabbs>>::Kernel<'a>;
             type Inside<'a> = $inside;
@@ -94,7 +103,7 @@ macro_rules! reach {
                 test.bind(level)
             }
             #[inline]
-            fn inside<'a>(&self, $level: &'a Aabbs) -> Option<$inside> {
+            fn inside<'a>(&self, $level: &'a Aabbs, $min: [f32; 3]) -> Option<$inside> {
                 let $s2 = self;
                 $inside_expr
             }
@@ -153,54 +162,59 @@ fn never<'a>() -> Option<AabbsInsideBox<'a>> {
     None
 }
 
-reach!(Aabbs, [f32; 3], |q| *q, AabbsInsideBox<'a>, |_q, _l| never(
-));
-reach!(Aabbs, Aabb, |q| *q, AabbsInsideBox<'a>, |q, l| inside_box(
-    q, l
-));
-reach!(Aabbs, Staged, |q| q.0, AabbsInsideBox<'a>, |q, l| {
-    inside_box(&q.0, l)
+reach!(Aabbs, [f32; 3], |q| *q, AabbsInsideBox<'a>, |_q, _l, _m| {
+    never()
+});
+reach!(Aabbs, Aabb, |q| *q, AabbsInsideBox<'a>, |q, l, m| {
+    inside_box(q, l, m)
+});
+reach!(Aabbs, Staged, |q| q.0, AabbsInsideBox<'a>, |q, l, m| {
+    inside_box(&q.0, l, m)
 });
 reach!(
     Aabbs,
     Sphere,
     |q| Conservative(*q),
     AabbsInsideBox<'a>,
-    |_q, _l| never()
+    |_q, _l, _m| never()
 );
 reach!(
     Aabbs,
     Conservative<Sphere>,
     |q| *q,
     AabbsInsideBox<'a>,
-    |_q, _l| never()
+    |_q, _l, _m| never()
 );
-reach!(Aabbs, Frustum, |q| *q, AabbsInsideFrustum<'a>, |q, l| {
-    inside_frustum(q, l)
-});
-reach!(Spheres, [f32; 3], |q| *q, AabbsInsideBox<'a>, |_q, _l| {
-    never()
-});
+reach!(
+    Aabbs,
+    Frustum,
+    |q| *q,
+    AabbsInsideFrustum<'a>,
+    |q, l, _m| inside_frustum(q, l)
+);
 reach!(
     Spheres,
-    Aabb,
+    [f32; 3],
     |q| *q,
     AabbsInsideBox<'a>,
-    |q, l| inside_box(q, l)
+    |_q, _l, _m| never()
 );
+reach!(Spheres, Aabb, |q| *q, AabbsInsideBox<'a>, |q, l, m| {
+    inside_box(q, l, m)
+});
 reach!(
     Spheres,
     Sphere,
     |q| Conservative(*q),
     AabbsInsideBox<'a>,
-    |_q, _l| never()
+    |_q, _l, _m| never()
 );
 reach!(
     Spheres,
     Frustum,
     |q| WideFrustum(*q),
     AabbsInsideFrustum<'a>,
-    |q, l| inside_frustum(q, l)
+    |q, l, _m| inside_frustum(q, l)
 );
 
 impl Reach<Aabbs> for Obb {
@@ -212,7 +226,7 @@ impl Reach<Aabbs> for Obb {
         None
     }
     #[inline]
-    fn inside<'a>(&self, _: &'a Aabbs) -> Option<AabbsInsideBox<'a>> {
+    fn inside<'a>(&self, _: &'a Aabbs, _: [f32; 3]) -> Option<AabbsInsideBox<'a>> {
         None
     }
 }
@@ -229,8 +243,8 @@ macro_rules! same_as_exact {
                 <$q as Reach<$c>>::test(&self.0, level)
             }
             #[inline]
-            fn inside<'a>(&self, level: &'a Aabbs) -> Option<Self::Inside<'a>> {
-                <$q as Reach<$c>>::inside(&self.0, level)
+            fn inside<'a>(&self, level: &'a Aabbs, min_side: [f32; 3]) -> Option<Self::Inside<'a>> {
+                <$q as Reach<$c>>::inside(&self.0, level, min_side)
             }
         }
     )*)*};

@@ -196,7 +196,7 @@ fn walk<V: Lanes, C: Blockable, Q: BlockQuery<C>, O: Out>(
             // The block test hits nothing: neither can the query.
             return out;
         }
-        inside[l] = query.inside(level);
+        inside[l] = query.inside(level, blocked.min_sides[l]);
     }
     // Depth first, children pushed last to first, so blocks are visited in position order.
     let mut stack = [(0u32, 0u32); STACK];
