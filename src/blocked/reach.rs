@@ -62,7 +62,7 @@ pub(crate) mod private {
 
 /// The whole-block test of a box query: the bounds inside the box; `None` when the box is
 /// narrower than every node of the level on some axis (its side rounded up below `min_side`).
-#[inline]
+#[inline(always)]
 fn inside_box<'a>(b: &Aabb, level: &'a Aabbs, min_side: [f32; 3]) -> Option<AabbsInsideBox<'a>> {
     let narrower =
         (0..3).any(|a| f32_at_least(f64::from(b.max[a]) - f64::from(b.min[a])) < min_side[a]);
@@ -79,7 +79,7 @@ fn inside_box<'a>(b: &Aabb, level: &'a Aabbs, min_side: [f32; 3]) -> Option<Aabb
 use private::Reach;
 
 /// The frustum's whole-block test.
-#[inline]
+#[inline(always)]
 fn inside_frustum<'a>(f: &Frustum, level: &'a Aabbs) -> Option<AabbsInsideFrustum<'a>> {
     let k = f.check().is_ok().then(|| PlaneConstants::new(f))?;
     Some(AabbsInsideFrustum {
@@ -96,13 +96,13 @@ macro_rules! reach {
         impl Reach<$c> for $q {
             type Test<'a> = <<$q as BlockTestQuery<$c>>::Test as Bind<Aabbs>>::Kernel<'a>;
             type Inside<'a> = $inside;
-            #[inline]
+            #[inline(always)]
             fn test<'a>(&self, level: &'a Aabbs) -> Option<Self::Test<'a>> {
                 let $s = self;
                 let test: <$q as BlockTestQuery<$c>>::Test = $test;
                 test.bind(level)
             }
-            #[inline]
+            #[inline(always)]
             fn inside<'a>(&self, $level: &'a Aabbs, $min: [f32; 3]) -> Option<$inside> {
                 let $s2 = self;
                 $inside_expr
@@ -145,7 +145,7 @@ pub struct WideFrustum(Frustum);
 
 impl Bind<Aabbs> for WideFrustum {
     type Kernel<'a> = AabbsVsFrustum<'a, true>;
-    #[inline]
+    #[inline(always)]
     fn bind<'a>(&self, c: &'a Aabbs) -> Option<Self::Kernel<'a>> {
         let f = self.0.bind(c)?;
         Some(AabbsVsFrustum {
@@ -157,7 +157,7 @@ impl Bind<Aabbs> for WideFrustum {
 }
 
 /// No whole-block test.
-#[inline]
+#[inline(always)]
 fn never<'a>() -> Option<AabbsInsideBox<'a>> {
     None
 }
@@ -221,11 +221,11 @@ impl Reach<Aabbs> for Obb {
     const SKIPS: bool = false;
     type Test<'a> = AabbsInsideBox<'a>;
     type Inside<'a> = AabbsInsideBox<'a>;
-    #[inline]
+    #[inline(always)]
     fn test<'a>(&self, _: &'a Aabbs) -> Option<AabbsInsideBox<'a>> {
         None
     }
-    #[inline]
+    #[inline(always)]
     fn inside<'a>(&self, _: &'a Aabbs, _: [f32; 3]) -> Option<AabbsInsideBox<'a>> {
         None
     }
@@ -238,11 +238,11 @@ macro_rules! same_as_exact {
             const SKIPS: bool = <$q as Reach<$c>>::SKIPS;
             type Test<'a> = <$q as Reach<$c>>::Test<'a>;
             type Inside<'a> = <$q as Reach<$c>>::Inside<'a>;
-            #[inline]
+            #[inline(always)]
             fn test<'a>(&self, level: &'a Aabbs) -> Option<Self::Test<'a>> {
                 <$q as Reach<$c>>::test(&self.0, level)
             }
-            #[inline]
+            #[inline(always)]
             fn inside<'a>(&self, level: &'a Aabbs, min_side: [f32; 3]) -> Option<Self::Inside<'a>> {
                 <$q as Reach<$c>>::inside(&self.0, level, min_side)
             }
