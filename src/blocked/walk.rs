@@ -17,6 +17,22 @@ pub(crate) trait Out {
     fn chunk(&mut self, order: &[u32], base: usize, bits: u32) -> bool;
     /// Every primitive at `positions` is a hit; returns `true` to stop.
     fn all(&mut self, order: &[u32], positions: Range<usize>) -> bool;
+    /// The chunk at `base` is about to be pushed: an output that reads `order` asks for its line.
+    #[inline(always)]
+    fn prefetch(&self, order: &[u32], base: usize) {
+        let _ = (order, base);
+    }
+}
+
+/// A hint to fetch `order[base..base + 16]` (the indices of one block: one or two lines).
+#[inline(always)]
+fn prefetch_order(order: &[u32], base: usize) {
+    if let Some(first) = order.get(base) {
+        crate::lanes::prefetch_line(first);
+    }
+    if let Some(last) = order.get(base + Chunk::LANES - 1) {
+        crate::lanes::prefetch_line(last);
+    }
 }
 
 /// Counts.
@@ -56,6 +72,10 @@ pub(crate) struct Indices<'a>(pub(crate) &'a mut Vec<u32>);
 
 impl Out for Indices<'_> {
     #[inline(always)]
+    fn prefetch(&self, order: &[u32], base: usize) {
+        prefetch_order(order, base);
+    }
+    #[inline(always)]
     fn chunk(&mut self, order: &[u32], base: usize, mut bits: u32) -> bool {
         let order = &order[base..];
         while bits != 0 {
@@ -82,6 +102,10 @@ impl MaskWords<'_> {
 }
 
 impl Out for MaskWords<'_> {
+    #[inline(always)]
+    fn prefetch(&self, order: &[u32], base: usize) {
+        prefetch_order(order, base);
+    }
     #[inline(always)]
     fn chunk(&mut self, order: &[u32], base: usize, mut bits: u32) -> bool {
         let order = &order[base..];
@@ -233,9 +257,9 @@ fn walk<V: Lanes, C: Blockable, Q: BlockQuery<C>, O: Out>(
             // The blocks' rows are likely far from the cache: ask for all of them first.
             let mut bits = partly;
             while bits != 0 {
-                blocked
-                    .leaves
-                    .prefetch_chunk(chunk * Chunk::LANES + bits.trailing_zeros() as usize);
+                let c = chunk * Chunk::LANES + bits.trailing_zeros() as usize;
+                blocked.leaves.prefetch_chunk(c);
+                out.prefetch(order, c * Chunk::LANES);
                 bits &= bits - 1;
             }
             let mut bits = partly;

@@ -192,15 +192,21 @@ pub(crate) const fn left_pack_table<const SIZE: usize>() -> [u64; SIZE] {
 /// target has no stable prefetch instruction.
 #[inline(always)]
 pub(crate) fn prefetch(chunk: &Chunk) {
+    prefetch_line(chunk);
+}
+
+/// A hint to fetch the cache line holding `*value` ahead of use (see [`prefetch`]).
+#[inline(always)]
+pub(crate) fn prefetch_line<T>(value: &T) {
     #[cfg(target_arch = "x86_64")]
     // SAFETY: `prefetcht0` is SSE, part of the x86_64 baseline; a prefetch reads nothing
     // architecturally and never faults (and the address is a live reference anyway).
     unsafe {
         use core::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-        _mm_prefetch::<_MM_HINT_T0>((chunk as *const Chunk).cast());
+        _mm_prefetch::<_MM_HINT_T0>((value as *const T).cast());
     }
     #[cfg(not(target_arch = "x86_64"))]
-    let _ = chunk;
+    let _ = value;
 }
 
 /// [`Lanes::test_bits`] on every available tier against the scalar tier's, on bit patterns that
