@@ -149,6 +149,11 @@ impl<C: Blockable> Blocked<C> {
         self.leaves.item(p as usize)
     }
 
+    /// The largest index (0 when empty): what the hit lists' sort needs to know.
+    pub(crate) fn max_index(&self) -> u32 {
+        u32::try_from(self.len().saturating_sub(1)).unwrap_or(u32::MAX)
+    }
+
     /// How many primitives were outsized at the last build (kept in blocks of their own).
     #[must_use]
     pub fn outsized(&self) -> usize {
@@ -515,8 +520,7 @@ impl<'a, C: Blockable> BlockedPinned<'a, C> {
     pub fn extend_hits<Q: BlockQuery<C>>(&self, query: &Q, out: &mut Vec<u32>) {
         let start = out.len();
         let _ = self.walk(query, walk::Indices(out));
-        let max = u32::try_from(self.blocked.len().saturating_sub(1)).unwrap_or(u32::MAX);
-        crate::radix::sort_indices(&mut out[start..], max);
+        crate::radix::sort_indices(&mut out[start..], self.blocked.max_index());
     }
 
     /// The indices of the primitives hit by `query`, ascending.
@@ -533,15 +537,7 @@ impl<'a, C: Blockable> BlockedPinned<'a, C> {
     /// # Panics
     /// If `mask` has fewer than `len().div_ceil(64)` words.
     pub fn hit_mask<Q: BlockQuery<C>>(&self, query: &Q, mask: &mut [u64]) {
-        let len = self.blocked.len();
-        let words = len.div_ceil(64);
-        assert!(
-            mask.len() >= words,
-            "hit_mask: a container of {len} primitives needs {words} mask words, got {}",
-            mask.len()
-        );
-        let mask = &mut mask[..words];
-        mask.fill(0);
+        let mask = crate::query::mask_words(self.blocked.len(), mask);
         let _ = self.walk(query, walk::MaskWords(mask));
     }
 }

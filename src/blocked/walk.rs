@@ -176,7 +176,7 @@ impl<C: Blockable, Q: BlockQuery<C>> WithLanes for IndicesMany<'_, C, Q> {
 
     #[inline(always)]
     fn run<V: Lanes>(self) {
-        let max = u32::try_from(self.blocked.len().saturating_sub(1)).unwrap_or(u32::MAX);
+        let max = self.blocked.max_index();
         for q in self.queries {
             let start = self.indices.len();
             let _ = walk::<V, C, Q, Indices<'_>>(self.blocked, q, Indices(self.indices));

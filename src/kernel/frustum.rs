@@ -115,6 +115,21 @@ fn plane_value<V: Lanes>(p: [f32; 4], x: [V; 3]) -> V {
         .add(V::splat(p[3]))
 }
 
+/// A block of boxes: its six columns (min x, y, z, max x, y, z: a plane's p- or n-vertex picks
+/// three) and `L = (max(|lo_0|, |hi_0|) + max(|lo_1|, |hi_1|)) + max(|lo_2|, |hi_2|)`.
+#[inline(always)]
+fn box_corners<V: Lanes>(cols: &Cols<'_, 6>, c: usize, j: usize) -> ([V; 6], V) {
+    let lo = cols.load3::<V>(0, c, j);
+    let hi = cols.load3::<V>(3, c, j);
+    let big = [
+        lo[0].abs().max(hi[0].abs()),
+        lo[1].abs().max(hi[1].abs()),
+        lo[2].abs().max(hi[2].abs()),
+    ];
+    let l = big[0].add(big[1]).add(big[2]);
+    ([lo[0], lo[1], lo[2], hi[0], hi[1], hi[2]], l)
+}
+
 /// Bits of the lanes that plane `i` rejects: `t + m < 0`, `m = ((L * P) + Q) * 2^-24`. False
 /// when either is NaN.
 #[inline(always)]
@@ -159,15 +174,7 @@ impl<const WIDE: bool> Kernel for AabbsVsFrustum<'_, WIDE> {
 
     #[inline(always)]
     fn block<V: Lanes>(&self, c: usize, j: usize) -> u32 {
-        let lo = self.cols.load3::<V>(0, c, j);
-        let hi = self.cols.load3::<V>(3, c, j);
-        let big = [
-            lo[0].abs().max(hi[0].abs()),
-            lo[1].abs().max(hi[1].abs()),
-            lo[2].abs().max(hi[2].abs()),
-        ];
-        let l = big[0].add(big[1]).add(big[2]);
-        let corners = [lo[0], lo[1], lo[2], hi[0], hi[1], hi[2]];
+        let (corners, l) = box_corners::<V>(&self.cols, c, j);
         let mut rejected = 0;
         for i in 0..6 {
             let pick = self.pick[i];
@@ -217,15 +224,7 @@ impl Kernel for AabbsInsideFrustum<'_> {
 
     #[inline(always)]
     fn block<V: Lanes>(&self, c: usize, j: usize) -> u32 {
-        let lo = self.cols.load3::<V>(0, c, j);
-        let hi = self.cols.load3::<V>(3, c, j);
-        let big = [
-            lo[0].abs().max(hi[0].abs()),
-            lo[1].abs().max(hi[1].abs()),
-            lo[2].abs().max(hi[2].abs()),
-        ];
-        let l = big[0].add(big[1]).add(big[2]);
-        let corners = [lo[0], lo[1], lo[2], hi[0], hi[1], hi[2]];
+        let (corners, l) = box_corners::<V>(&self.cols, c, j);
         let mut inside = super::all_lanes::<V>();
         for i in 0..6 {
             // The n-vertex: the other column of each axis (min <-> max).

@@ -189,19 +189,27 @@ impl<'a, C: Container> Pinned<'a, C> {
     /// # Panics
     /// If `mask` has fewer than `len().div_ceil(64)` words.
     pub fn hit_mask<Q: Query<C>>(&self, query: &Q, mask: &mut [u64]) {
-        let len = self.container.len();
-        let words = len.div_ceil(64);
-        assert!(
-            mask.len() >= words,
-            "hit_mask: a container of {len} primitives needs {words} mask words, got {}",
-            mask.len()
-        );
-        let mask = &mut mask[..words];
-        mask.fill(0);
+        let mask = mask_words(self.container.len(), mask);
         if let Some(kernel) = query.bind(self.container) {
             let _ = kernel.run(self.backend, sink::MaskWords(mask));
         }
     }
+}
+
+/// The first `len.div_ceil(64)` words of `mask`, cleared: what `hit_mask` writes into.
+///
+/// # Panics
+/// If `mask` is shorter.
+pub(crate) fn mask_words(len: usize, mask: &mut [u64]) -> &mut [u64] {
+    let words = len.div_ceil(64);
+    assert!(
+        mask.len() >= words,
+        "hit_mask: a container of {len} primitives needs {words} mask words, got {}",
+        mask.len()
+    );
+    let mask = &mut mask[..words];
+    mask.fill(0);
+    mask
 }
 
 /// The indices hit by a query, ascending (from `hits`).
