@@ -254,3 +254,194 @@ same_as_exact! {
     Aabbs: [f32; 3], Aabb, Staged, Obb, Frustum;
     Spheres: [f32; 3], Sphere, Aabb, Frustum;
 }
+
+/// The block tests' own kernels (`AabbsInsideBox`, `AabbsInsideFrustum`, `AabbsVsFrustum` with
+/// the doubled margin) on every available backend against plain scalar formulas, one box at a
+/// time, on random and special values; and the frustum's whole-block test against real
+/// arithmetic (f64): a box it accepts has every corner on the inner side of every plane.
+#[cfg(test)]
+mod tests {
+    use crate::kernel::{
+        AabbsInsideBox, AabbsInsideFrustum, AabbsVsFrustum, PlaneConstants, Prepared,
+    };
+    use crate::lanes::{Backend, Chunk, Lanes, WithLanes, dispatch};
+    use crate::primitive::{Aabb, Frustum};
+    use crate::soa::Aabbs;
+
+    /// Every chunk's bits of one kernel, on one tier.
+    struct Bits<'a, K>(&'a K, usize);
+
+    impl<K: Prepared> WithLanes for Bits<'_, K> {
+        type Output = Vec<u32>;
+        fn run<V: Lanes>(self) -> Vec<u32> {
+            (0..self.1.div_ceil(Chunk::LANES))
+                .map(|c| self.0.chunk::<V>(c))
+                .collect()
+        }
+    }
+
+    /// Bit `i` of the chunks is `want(i)`, on every backend.
+    fn check<K: Prepared>(k: &K, n: usize, want: impl Fn(usize) -> bool, what: &str) {
+        for &b in Backend::available() {
+            let bits = dispatch(b, Bits(k, n));
+            for i in 0..n {
+                let got = bits[i / Chunk::LANES] >> (i % Chunk::LANES) & 1 == 1;
+                assert_eq!(got, want(i), "{what} on {b}, box {i}");
+            }
+        }
+    }
+
+    struct Rng(u64);
+
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+        fn value(&mut self) -> f32 {
+            const SPECIAL: [f32; 10] =
+                [0.0, -0.0, 1.0, -1.0, 0.5, 1e-40, 3e38, -3e38, 1e30, -1e-30];
+            match self.next() % 4 {
+                0 => SPECIAL[(self.next() % 10) as usize],
+                _ => ((self.next() % 4001) as f32 - 2000.0) / 100.0,
+            }
+        }
+        fn aabb(&mut self) -> Aabb {
+            let (a, b) = ([0; 3].map(|_| self.value()), [0; 3].map(|_| self.value()));
+            Aabb::new(
+                [0, 1, 2].map(|i| a[i].min(b[i])),
+                [0, 1, 2].map(|i| a[i].max(b[i])),
+            )
+        }
+    }
+
+    /// `((a x + b y) + c z) + d` and its margin `((L P) + Q) 2^-24`, as the kernels evaluate them.
+    fn plane_and_margin(k: &PlaneConstants, i: usize, p: [f32; 3], b: &Aabb) -> (f32, f32) {
+        let pl = k.planes[i];
+        let t = ((p[0] * pl[0] + p[1] * pl[1]) + p[2] * pl[2]) + pl[3];
+        let big = [0, 1, 2].map(|a| b.min[a].abs().max(b.max[a].abs()));
+        let l = (big[0] + big[1]) + big[2];
+        let m = ((l * k.mag_n[i]) + k.mag_d[i]) * f32::from_bits((127 - 24) << 23);
+        (t, m)
+    }
+
+    /// The p-vertex (`n_a >= 0`: max) or the n-vertex of `b` for plane `pl`.
+    fn vertex(pl: [f32; 4], b: &Aabb, p: bool) -> [f32; 3] {
+        [0, 1, 2].map(|a| {
+            if (pl[a] >= 0.0) == p {
+                b.max[a]
+            } else {
+                b.min[a]
+            }
+        })
+    }
+
+    #[test]
+    fn block_test_kernels_equal_their_scalar_formulas_on_every_backend() {
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        let (mut accepted, mut rejected) = (0, 0);
+        for n in [1, 15, 16, 17, 67, 300] {
+            let boxes: Vec<Aabb> = (0..n).map(|_| rng.aabb()).collect();
+            let level = Aabbs::from_slice(&boxes).unwrap();
+            for _ in 0..20 {
+                let q = rng.aabb();
+                let k = AabbsInsideBox {
+                    cols: level.view(),
+                    q_min: q.min,
+                    q_max: q.max,
+                };
+                check(
+                    &k,
+                    n,
+                    |i| {
+                        let b = &boxes[i];
+                        (0..3).all(|a| q.min[a] <= b.min[a] && b.max[a] <= q.max[a])
+                    },
+                    "inside box",
+                );
+                // Arbitrary planes, or the six faces of a cube (which holds some boxes whole).
+                let f = if rng.next().is_multiple_of(2) {
+                    Frustum {
+                        planes: [0; 6].map(|_| [0; 4].map(|_| rng.value())),
+                    }
+                } else {
+                    let r = (rng.next() % 40) as f32 + 0.5;
+                    Frustum {
+                        planes: [
+                            [1.0, 0.0, 0.0, r],
+                            [-1.0, 0.0, 0.0, r],
+                            [0.0, 1.0, 0.0, r],
+                            [0.0, -1.0, 0.0, r],
+                            [0.0, 0.0, 1.0, r],
+                            [0.0, 0.0, -1.0, r],
+                        ],
+                    }
+                };
+                if f.check().is_err() {
+                    continue;
+                }
+                let pc = PlaneConstants::new(&f);
+                let inside = AabbsInsideFrustum {
+                    cols: level.view(),
+                    pick: pc.p_vertex_columns(),
+                    k: pc,
+                };
+                let want_inside = |i: usize| {
+                    let b = &boxes[i];
+                    (0..6).all(|p| {
+                        let (t, m) = plane_and_margin(&pc, p, vertex(pc.planes[p], b, false), b);
+                        m <= t && m < f32::INFINITY
+                    })
+                };
+                check(&inside, n, want_inside, "inside frustum");
+                let wide: AabbsVsFrustum<'_, true> = AabbsVsFrustum {
+                    cols: level.view(),
+                    pick: pc.p_vertex_columns(),
+                    k: pc,
+                };
+                check(
+                    &wide,
+                    n,
+                    |i| {
+                        let b = &boxes[i];
+                        !(0..6).any(|p| {
+                            let (t, m) = plane_and_margin(&pc, p, vertex(pc.planes[p], b, true), b);
+                            (t + m) + m < 0.0
+                        })
+                    },
+                    "frustum, margin twice",
+                );
+                // Real arithmetic: an accepted box has every corner inside every plane.
+                for (i, b) in boxes.iter().enumerate() {
+                    if !want_inside(i) {
+                        rejected += 1;
+                        continue;
+                    }
+                    accepted += 1;
+                    for corner in 0..8 {
+                        let x = [0, 1, 2].map(|a| {
+                            f64::from(if corner >> a & 1 == 1 {
+                                b.max[a]
+                            } else {
+                                b.min[a]
+                            })
+                        });
+                        for pl in &f.planes {
+                            let v = x[0] * f64::from(pl[0])
+                                + x[1] * f64::from(pl[1])
+                                + x[2] * f64::from(pl[2])
+                                + f64::from(pl[3]);
+                            assert!(v >= 0.0, "{b:?} accepted, corner {x:?} outside {pl:?}: {v}");
+                        }
+                    }
+                }
+            }
+        }
+        assert!(
+            accepted > 0 && rejected > 0,
+            "{accepted} accepted, {rejected} not"
+        );
+    }
+}
