@@ -502,6 +502,7 @@ pub fn run(ctx: &Ctx<'_>, targets: &mut Vec<Target>) -> Vec<Table> {
                 .iter()
                 .all(|f| s.blocked.count_hits(f) == s.flat.count_hits(f));
             if !same {
+                eprintln!("MISMATCH in blocked: {n} frusta {label}");
                 t.notes.push(format!(
                     "**MISMATCH**: {n} boxes, frusta {label}: blocked counts differ from the flat scan's"
                 ));

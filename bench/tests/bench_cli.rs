@@ -16,6 +16,13 @@ fn run(args: &[&str]) -> String {
         String::from_utf8_lossy(&out.stderr),
         String::from_utf8_lossy(&out.stdout)
     );
+    // A table whose counts disagree says so on stderr (and in its markdown notes, which the CSV
+    // output does not carry): every run of every test checks it here.
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !stderr.contains("MISMATCH"),
+        "bvlanes-bench {args:?}: {stderr}"
+    );
     String::from_utf8(out.stdout).expect("UTF-8 output")
 }
 
@@ -138,14 +145,18 @@ fn aabo_table_counts_equal_brute_force() {
     let (s1, s2) = (col("partial (stage 1)"), col("partial (stage 2)"));
     let backends = bvlanes::Backend::available().len();
     // 4 box strategies + AABO + exact AABO + Tetrahedron, then the batched AABB, AABO, exact AABO
-    // and Tetrahedron on one thread and on all, per backend.
-    assert_eq!(rows.len() - 1, 15 * backends);
-    // A batched row accepts exactly what its one-query row accepts (same backend).
+    // and Tetrahedron on one thread and on all, and the same four on the blocked containers, per
+    // backend.
+    assert_eq!(rows.len() - 1, 19 * backends);
+    // A batched or blocked row accepts exactly what its one-query row accepts (same backend).
     for r in &rows[1..] {
-        // (The batched box row runs the default strategy; the box strategies' accepts are
-        // compared with each other below.)
+        // (The batched and blocked box rows run the default strategy; the box strategies'
+        // accepts are compared with each other below.)
         let batched = r[1].strip_suffix(", all threads").unwrap_or(&r[1]);
-        if let Some(single) = batched.strip_suffix(", batched").filter(|&s| s != "AABB") {
+        let single = batched
+            .strip_suffix(", batched")
+            .or_else(|| batched.strip_suffix(", blocked"));
+        if let Some(single) = single.filter(|&s| s != "AABB") {
             let twin = rows[1..]
                 .iter()
                 .find(|t| t[0] == r[0] && t[1] == single)

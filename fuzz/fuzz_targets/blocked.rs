@@ -1,5 +1,6 @@
-//! Fuzz target `blocked`: `Blocked<Aabbs>` and `Blocked<Spheres>` against their flat containers
-//! (issue 22), with random moves.
+//! Fuzz target `blocked`: `Blocked<Aabbs>`, `Blocked<Spheres>`, `Blocked<UpTets>`,
+//! `Blocked<DownTets>` and `Blocked<Octahedra>` against their flat containers (issue 22), with
+//! random moves.
 //!
 //! Primitives come from arbitrary `f32` values, sorted or made positive so that most are valid
 //! (some stay invalid: NaN, infinities, radii past `Sphere::MAX_RADIUS`), and are sometimes
@@ -23,8 +24,9 @@ mod common;
 mod input;
 
 use bvlanes::{
-    Aabb, Aabbs, Backend, BlockQuery, Blockable, Blocked, BoxStrategy, Conservative, Frustum, Obb,
-    Pinned, Query, Sphere, Spheres, Staged,
+    Aabb, Aabbs, Backend, BlockQuery, Blockable, Blocked, BoxStrategy, Conservative, DownTet,
+    DownTets, Frustum, Obb, Octahedra, Octahedron, Pinned, Query, Sphere, Spheres, Staged, UpTet,
+    UpTets,
 };
 use common::Shape;
 use core::fmt::Debug;
@@ -122,6 +124,44 @@ fn obb(inp: &mut Input) -> Obb {
     Obb::new([f[0], f[1], f[2]], [f[3], f[4], f[5]].map(f32::abs), axes)
 }
 
+/// Four bounds along the tetrahedral axes, mostly with a non-positive sum (a non-empty up
+/// tetrahedron; negated, a down one); sometimes left as they come (maybe empty).
+fn tet_bounds(inp: &mut Input) -> [f32; 4] {
+    let m: [f32; 4] = core::array::from_fn(|_| value(inp));
+    if !inp.u8().is_multiple_of(8) && m.iter().sum::<f32>() > 0.0 {
+        m.map(|v| -v)
+    } else {
+        m
+    }
+}
+
+fn up_tet(inp: &mut Input) -> UpTet {
+    UpTet::new(tet_bounds(inp))
+}
+
+fn down_tet(inp: &mut Input) -> DownTet {
+    DownTet::new(tet_bounds(inp).map(|v| -v))
+}
+
+/// An up and a down tetrahedron, mostly with `up <= down` on every axis (maybe still empty by
+/// the sum conditions).
+fn octahedron(inp: &mut Input) -> Octahedron {
+    let (u, d) = (up_tet(inp).min, down_tet(inp).max);
+    if inp.u8().is_multiple_of(8) {
+        Octahedron::new(UpTet::new(u), DownTet::new(d))
+    } else {
+        Octahedron::new(
+            UpTet::new(core::array::from_fn(|k| u[k].min(d[k]))),
+            DownTet::new(core::array::from_fn(|k| u[k].max(d[k]))),
+        )
+    }
+}
+
+/// Tetrahedral bounds moved by `d` along x (`t_A`, `t_B` grow, `t_C`, `t_D` shrink).
+fn shift_tet(m: [f32; 4], d: f32) -> [f32; 4] {
+    [m[0] + d, m[1] + d, m[2] - d, m[3] - d]
+}
+
 /// The primitives: read from the input, then repeated with offsets up to the length asked for.
 fn items<T: Copy>(inp: &mut Input, read: fn(&mut Input) -> T, shift: fn(T, f32) -> T) -> Vec<T> {
     let want = (usize::from(inp.u8()) * 20 + usize::from(inp.u8() % 20)).min(MAX_LEN);
@@ -186,25 +226,21 @@ trait FlatAccess: Sized {
     fn set_(&mut self, i: usize, p: Self::P) -> Result<(), bvlanes::BvError>;
 }
 
-impl FlatAccess for Aabbs {
-    type P = Aabb;
-    fn get_(&self, i: usize) -> Option<Aabb> {
-        self.get(i)
-    }
-    fn set_(&mut self, i: usize, p: Aabb) -> Result<(), bvlanes::BvError> {
-        self.set(i, p)
-    }
+macro_rules! flat_access {
+    ($($c:ty: $p:ty),*) => {$(
+        impl FlatAccess for $c {
+            type P = $p;
+            fn get_(&self, i: usize) -> Option<$p> {
+                self.get(i)
+            }
+            fn set_(&mut self, i: usize, p: $p) -> Result<(), bvlanes::BvError> {
+                self.set(i, p)
+            }
+        }
+    )*};
 }
 
-impl FlatAccess for Spheres {
-    type P = Sphere;
-    fn get_(&self, i: usize) -> Option<Sphere> {
-        self.get(i)
-    }
-    fn set_(&mut self, i: usize, p: Sphere) -> Result<(), bvlanes::BvError> {
-        self.set(i, p)
-    }
-}
+flat_access!(Aabbs: Aabb, Spheres: Sphere, UpTets: UpTet, DownTets: DownTet, Octahedra: Octahedron);
 
 fn get<C>(c: &C, i: usize) -> Option<C::Primitive>
 where
@@ -265,23 +301,82 @@ fn spheres_query(flat: &Spheres, blocked: &Blocked<Spheres>, inp: &mut Input) {
     }
 }
 
+fn up_tets_query(flat: &UpTets, blocked: &Blocked<UpTets>, inp: &mut Input) {
+    let p: [f32; 3] = core::array::from_fn(|_| value(inp));
+    match inp.u8() % 4 {
+        0 => same(flat, blocked, &p),
+        1 => same(flat, blocked, &Conservative(p)),
+        2 => same(flat, blocked, &down_tet(inp)),
+        _ => same(flat, blocked, &Conservative(down_tet(inp))),
+    }
+}
+
+fn down_tets_query(flat: &DownTets, blocked: &Blocked<DownTets>, inp: &mut Input) {
+    let p: [f32; 3] = core::array::from_fn(|_| value(inp));
+    match inp.u8() % 4 {
+        0 => same(flat, blocked, &p),
+        1 => same(flat, blocked, &Conservative(p)),
+        2 => same(flat, blocked, &up_tet(inp)),
+        _ => same(flat, blocked, &Conservative(up_tet(inp))),
+    }
+}
+
+fn octahedra_query(flat: &Octahedra, blocked: &Blocked<Octahedra>, inp: &mut Input) {
+    let p: [f32; 3] = core::array::from_fn(|_| value(inp));
+    match inp.u8() % 8 {
+        0 => same(flat, blocked, &p),
+        1 => same(flat, blocked, &Conservative(p)),
+        2 => same(flat, blocked, &down_tet(inp)),
+        3 => same(flat, blocked, &Conservative(down_tet(inp))),
+        4 => same(flat, blocked, &up_tet(inp)),
+        5 => same(flat, blocked, &Conservative(up_tet(inp))),
+        6 => same(flat, blocked, &octahedron(inp)),
+        _ => same(flat, blocked, &Conservative(octahedron(inp))),
+    }
+}
+
 fuzz_target!(|data: &[u8]| {
     let mut inp = Input::new(data);
-    if inp.u8().is_multiple_of(2) {
-        run::<Aabbs>(
+    match inp.u8() % 5 {
+        0 => run::<Aabbs>(
             &mut inp,
             Aabbs::from_slice,
             aabb,
             |b, d| Aabb::new(b.min.map(|v| v + d), b.max.map(|v| v + d)),
             aabbs_query,
-        );
-    } else {
-        run::<Spheres>(
+        ),
+        1 => run::<Spheres>(
             &mut inp,
             Spheres::from_slice,
             sphere,
             |s, d| Sphere::new(s.center.map(|v| v + d), s.radius),
             spheres_query,
-        );
+        ),
+        2 => run::<UpTets>(
+            &mut inp,
+            UpTets::from_slice,
+            up_tet,
+            |t, d| UpTet::new(shift_tet(t.min, d)),
+            up_tets_query,
+        ),
+        3 => run::<DownTets>(
+            &mut inp,
+            DownTets::from_slice,
+            down_tet,
+            |t, d| DownTet::new(shift_tet(t.max, d)),
+            down_tets_query,
+        ),
+        _ => run::<Octahedra>(
+            &mut inp,
+            Octahedra::from_slice,
+            octahedron,
+            |o, d| {
+                Octahedron::new(
+                    UpTet::new(shift_tet(o.up.min, d)),
+                    DownTet::new(shift_tet(o.down.max, d)),
+                )
+            },
+            octahedra_query,
+        ),
     }
 });

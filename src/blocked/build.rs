@@ -2,12 +2,9 @@
 //! (outsized ones after all others), then the levels of block bounds bottom up.
 
 use super::layout::Blockable;
-use super::layout::private::Layout;
+use super::level::Level;
 use crate::lanes::Chunk;
-use crate::primitive::Aabb;
 use crate::radix::radix_sort;
-use crate::round::f32_at_most;
-use crate::soa::Aabbs;
 
 /// Most bits per axis of the Morton key (a 1024^3 grid over the centres' bounds).
 const MORTON_BITS: u32 = 10;
@@ -119,50 +116,34 @@ pub(crate) fn curve_order<C: Blockable>(c: &C) -> (Vec<u32>, usize) {
     (radix_sort(&keys), outsized)
 }
 
-/// The levels of block bounds over `leaves`: level 0 one box per chunk of primitives, each next
-/// level one box per chunk of the level below, up to a level of at most 16 boxes.
-pub(crate) fn levels<C: Blockable>(leaves: &C) -> Vec<Aabbs> {
-    let mut levels = Vec::new();
+/// The levels of block bounds over `leaves`: level 0 one node per chunk of primitives, each
+/// next level one node per chunk of the level below, up to a level of at most 16 nodes.
+pub(crate) fn levels<C: Blockable>(leaves: &C) -> Vec<C::Level> {
+    let mut levels: Vec<C::Level> = Vec::new();
     let n = leaves.count();
     if n == 0 {
         return levels;
     }
-    let first: Vec<Aabb> = (0..n.div_ceil(Chunk::LANES))
+    let first: Vec<_> = (0..n.div_ceil(Chunk::LANES))
         .map(|c| leaves.chunk_bounds(c))
         .collect();
-    levels.push(bounds_level(&first));
+    levels.push(C::Level::from_bounds(&first));
     while levels.last().is_some_and(|l| l.len() > Chunk::LANES) {
         let below = levels.last().expect("a level");
-        let next: Vec<Aabb> = (0..below.len().div_ceil(Chunk::LANES))
-            .map(|c| Layout::chunk_bounds(below, c))
+        let next: Vec<_> = (0..below.len().div_ceil(Chunk::LANES))
+            .map(|c| below.chunk_bound(c))
             .collect();
-        levels.push(bounds_level(&next));
+        levels.push(C::Level::from_bounds(&next));
     }
     levels
 }
 
-/// A level's container (bounds are finite and not inverted: unions of valid boxes).
-fn bounds_level(boxes: &[Aabb]) -> Aabbs {
-    Aabbs::from_slice(boxes).expect("block bounds are finite, non-inverted boxes")
-}
-
-/// Per level, per axis, a lower bound of every node's side (`max - min` rounded down): a box query
-/// narrower than it on some axis contains no node of the level, so the walk skips the
-/// whole-block test there. Bounds only grow under `set`, so the figures stay lower bounds.
-pub(crate) fn min_sides(levels: &[Aabbs]) -> Vec<[f32; 3]> {
-    levels
-        .iter()
-        .map(|level| {
-            let mut m = [f32::INFINITY; 3];
-            for b in level.iter() {
-                for (a, m) in m.iter_mut().enumerate() {
-                    let side = f32_at_most(f64::from(b.max[a]) - f64::from(b.min[a]));
-                    *m = m.min(side);
-                }
-            }
-            m
-        })
-        .collect()
+/// Per level, per axis, a lower bound of every node's side (`max - min` rounded down; see
+/// [`Level::min_sides`]): a box query narrower than it on some axis contains no node of the
+/// level, so the walk skips the whole-block test there. Bounds only grow under `set`, so the
+/// figures stay lower bounds.
+pub(crate) fn min_sides<L: Level>(levels: &[L]) -> Vec<[f32; 3]> {
+    levels.iter().map(Level::min_sides).collect()
 }
 
 #[cfg(test)]

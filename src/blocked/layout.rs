@@ -1,24 +1,29 @@
 //! What a container must tell the blocked form about its primitives: the box that orders a
 //! primitive along the curve, the bounds of a chunk of them, and how to reorder them.
 
+use super::level::{DownHulls, Level, OctaHulls, UpHulls};
 use crate::error::BvError;
 use crate::lanes::Chunk;
-use crate::primitive::{Aabb, Sphere};
+use crate::primitive::{Aabb, DownTet, Octahedron, Sphere, UpTet};
 use crate::query::widened_sphere_box;
-use crate::soa::{Aabbs, Container, Spheres};
+use crate::soa::{Aabbs, Container, DownTets, Octahedra, Spheres, UpTets};
 use bytemuck::Zeroable;
 
-/// The containers that have a blocked form ([`Blocked`](super::Blocked)): [`Aabbs`] and
-/// [`Spheres`]. Sealed.
+/// The containers that have a blocked form ([`Blocked`](super::Blocked)): [`Aabbs`],
+/// [`Spheres`], [`UpTets`], [`DownTets`] and [`Octahedra`]. Sealed. ([`Obbs`](crate::Obbs)
+/// has none yet: a block test for its queries would need bounds of the oriented boxes and a
+/// proof of its rounding.)
 pub trait Blockable: Container + Clone + private::Layout {}
 
 impl Blockable for Aabbs {}
 
 pub(crate) mod private {
-    use super::{Aabb, BvError, Chunk, Container};
+    use super::{BvError, Chunk, Container, Level};
 
     /// The sealed machinery of [`Blockable`](super::Blockable).
     pub trait Layout: Container + Sized {
+        /// The levels of block bounds above the primitives.
+        type Level: Level;
         /// Number of primitives.
         fn count(&self) -> usize;
         /// The boxes of the primitives of chunk `chunk` whose centres place them on the curve and
@@ -28,9 +33,9 @@ pub(crate) mod private {
         /// Bounds of the primitives of chunk `chunk` (its lanes below `count()`): a box that every
         /// primitive the container's queries can report lies in, as far as the block tests need
         /// (see `reach.rs`). Finite.
-        fn chunk_bounds(&self, chunk: usize) -> Aabb;
+        fn chunk_bounds(&self, chunk: usize) -> <Self::Level as Level>::Bound;
         /// The bounds one primitive adds to its block (what `chunk_bounds` takes of it).
-        fn item_bounds(item: &Self::Primitive) -> Aabb;
+        fn item_bounds(item: &Self::Primitive) -> <Self::Level as Level>::Bound;
         /// The container whose primitive `p` is primitive `order[p]` of this one.
         fn gather(&self, order: &[u32]) -> Self;
         /// Primitive `i`, if any.
@@ -46,19 +51,9 @@ pub(crate) mod private {
     }
 }
 
-/// Min over the first `n` lanes of `c` (n >= 1).
-#[inline]
-fn lanes_min(c: &Chunk, n: usize) -> f32 {
-    c.0[..n].iter().copied().fold(f32::INFINITY, f32::min)
-}
-
-/// Max over the first `n` lanes of `c` (n >= 1).
-#[inline]
-fn lanes_max(c: &Chunk, n: usize) -> f32 {
-    c.0[..n].iter().copied().fold(f32::NEG_INFINITY, f32::max)
-}
-
 impl private::Layout for Aabbs {
+    type Level = Aabbs;
+
     #[inline]
     fn count(&self) -> usize {
         self.len()
@@ -71,12 +66,8 @@ impl private::Layout for Aabbs {
     }
 
     fn chunk_bounds(&self, chunk: usize) -> Aabb {
-        let cols = self.columns();
-        let n = (self.len() - chunk * Chunk::LANES).min(Chunk::LANES);
-        debug_assert!(n > 0);
-        let min = |k: usize| lanes_min(&cols.col(k)[chunk], n);
-        let max = |k: usize| lanes_max(&cols.col(k)[chunk], n);
-        Aabb::new([min(0), min(1), min(2)], [max(3), max(4), max(5)])
+        // The boxes themselves: the same as a level's node over them.
+        Level::chunk_bound(self, chunk)
     }
 
     #[inline]
@@ -130,6 +121,8 @@ fn sphere_bounds(s: &Sphere) -> Aabb {
 }
 
 impl private::Layout for Spheres {
+    type Level = Aabbs;
+
     #[inline]
     fn count(&self) -> usize {
         self.len()
@@ -199,5 +192,197 @@ impl private::Layout for Spheres {
         for k in 0..4 {
             cols.prefetch(k, chunk);
         }
+    }
+}
+
+/// The box of an up tetrahedron with lower bounds `m` along the [`TET_AXES`](crate::TET_AXES):
+/// `x = (t_A + t_B) / 2 = -(t_C + t_D) / 2`, and likewise `y` (A, C against B, D) and `z` (A, D
+/// against B, C), so `x` runs from `(m_A + m_B) / 2` to `-(m_C + m_D) / 2`. In f32, halves
+/// added (no overflow); it only orders, so its rounding does not matter.
+#[inline(always)]
+fn up_box(m: [f32; 4]) -> [f32; 6] {
+    let h = m.map(|v| v * 0.5);
+    [
+        h[0] + h[1],
+        h[0] + h[2],
+        h[0] + h[3],
+        -(h[2] + h[3]),
+        -(h[1] + h[3]),
+        -(h[1] + h[2]),
+    ]
+}
+
+/// The box of a down tetrahedron with upper bounds `m`: [`up_box`] mirrored (`x` from
+/// `-(m_C + m_D) / 2` to `(m_A + m_B) / 2`).
+#[inline(always)]
+fn down_box(m: [f32; 4]) -> [f32; 6] {
+    let u = up_box(m.map(|v| -v));
+    [-u[3], -u[4], -u[5], -u[0], -u[1], -u[2]]
+}
+
+/// Key boxes of chunk `chunk` from one box per lane.
+#[inline(always)]
+fn key_boxes(lanes: impl Fn(usize) -> [f32; 6]) -> [Chunk; 6] {
+    let mut k = [Chunk::zeroed(); 6];
+    for l in 0..Chunk::LANES {
+        let b = lanes(l);
+        for (a, v) in b.into_iter().enumerate() {
+            k[a].0[l] = v;
+        }
+    }
+    k
+}
+
+/// Lanes of chunk `chunk` of `len` rows (at least one).
+#[inline]
+fn lanes_in(len: usize, chunk: usize) -> usize {
+    let n = (len - chunk * Chunk::LANES).min(Chunk::LANES);
+    debug_assert!(n > 0);
+    n
+}
+
+/// The bound of a chunk of rows whose bound is `bound(row)`: the rows' bounds combined.
+#[inline]
+fn fold_bounds<L: Level>(len: usize, chunk: usize, bound: impl Fn(usize) -> L::Bound) -> L::Bound {
+    let base = chunk * Chunk::LANES;
+    let n = lanes_in(len, chunk);
+    (base + 1..base + n).fold(bound(base), |b, i| L::union(&b, &bound(i)))
+}
+
+/// The `Layout` of a container of tetrahedra or octahedra: everything but the key boxes and
+/// the bounds, which the caller writes.
+macro_rules! hull_layout {
+    ($c:ty, $prim:ty, $cols:literal) => {
+        #[inline]
+        fn count(&self) -> usize {
+            self.len()
+        }
+
+        fn gather(&self, order: &[u32]) -> Self {
+            <$c>::from_columns(self.columns().gather(order))
+        }
+
+        #[inline]
+        fn item(&self, i: usize) -> Option<$prim> {
+            self.get(i)
+        }
+
+        #[inline]
+        fn check_item(item: &$prim, index: usize) -> Result<(), BvError> {
+            item.check(index)
+        }
+
+        #[inline]
+        fn put(&mut self, i: usize, item: $prim) {
+            self.set_valid(i, item);
+        }
+
+        fn from_items(items: &[$prim]) -> Result<Self, BvError> {
+            <$c>::from_slice(items)
+        }
+
+        #[inline(always)]
+        fn prefetch_chunk(&self, chunk: usize) {
+            let cols = self.view();
+            for k in 0..$cols {
+                cols.prefetch(k, chunk);
+            }
+        }
+    };
+}
+
+impl Blockable for UpTets {}
+
+impl private::Layout for UpTets {
+    type Level = UpHulls;
+
+    hull_layout!(UpTets, UpTet, 4);
+
+    #[inline(always)]
+    fn key_chunk(&self, chunk: usize) -> [Chunk; 6] {
+        let cols = self.columns();
+        key_boxes(|l| up_box(core::array::from_fn(|k| cols.col(k)[chunk].0[l])))
+    }
+
+    fn chunk_bounds(&self, chunk: usize) -> [f32; 8] {
+        fold_bounds::<UpHulls>(self.len(), chunk, |i| {
+            Self::item_bounds(&self.get(i).expect("a row"))
+        })
+    }
+
+    #[inline]
+    fn item_bounds(item: &UpTet) -> [f32; 8] {
+        let m = item.min;
+        [m[0], m[1], m[2], m[3], m[0], m[1], m[2], m[3]]
+    }
+}
+
+impl Blockable for DownTets {}
+
+impl private::Layout for DownTets {
+    type Level = DownHulls;
+
+    hull_layout!(DownTets, DownTet, 4);
+
+    #[inline(always)]
+    fn key_chunk(&self, chunk: usize) -> [Chunk; 6] {
+        let cols = self.columns();
+        key_boxes(|l| down_box(core::array::from_fn(|k| cols.col(k)[chunk].0[l])))
+    }
+
+    fn chunk_bounds(&self, chunk: usize) -> [f32; 8] {
+        fold_bounds::<DownHulls>(self.len(), chunk, |i| {
+            Self::item_bounds(&self.get(i).expect("a row"))
+        })
+    }
+
+    #[inline]
+    fn item_bounds(item: &DownTet) -> [f32; 8] {
+        let m = item.max;
+        [m[0], m[1], m[2], m[3], m[0], m[1], m[2], m[3]]
+    }
+}
+
+impl Blockable for Octahedra {}
+
+impl private::Layout for Octahedra {
+    type Level = OctaHulls;
+
+    hull_layout!(Octahedra, Octahedron, 8);
+
+    #[inline(always)]
+    fn key_chunk(&self, chunk: usize) -> [Chunk; 6] {
+        let cols = self.columns();
+        key_boxes(|l| {
+            let (u, d) = (
+                up_box(core::array::from_fn(|k| cols.col(k)[chunk].0[l])),
+                down_box(core::array::from_fn(|k| cols.col(4 + k)[chunk].0[l])),
+            );
+            // The box of the intersection of the two tetrahedra (it only orders: a box inverted
+            // by rounding is fine).
+            [
+                u[0].max(d[0]),
+                u[1].max(d[1]),
+                u[2].max(d[2]),
+                u[3].min(d[3]),
+                u[4].min(d[4]),
+                u[5].min(d[5]),
+            ]
+        })
+    }
+
+    fn chunk_bounds(&self, chunk: usize) -> [f32; 16] {
+        fold_bounds::<OctaHulls>(self.len(), chunk, |i| {
+            Self::item_bounds(&self.get(i).expect("a row"))
+        })
+    }
+
+    #[inline]
+    fn item_bounds(item: &Octahedron) -> [f32; 16] {
+        let (u, d) = (item.up.min, item.down.max);
+        core::array::from_fn(|k| match k / 4 {
+            0 | 2 => u[k % 4],
+            _ => d[k % 4],
+        })
     }
 }

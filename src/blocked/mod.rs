@@ -3,11 +3,15 @@
 
 mod build;
 mod layout;
+mod level;
 mod reach;
 mod walk;
 
 pub use layout::Blockable;
 pub use reach::BlockQuery;
+
+use layout::private::Layout;
+use level::Level;
 
 use crate::error::BvError;
 use crate::lanes::{Backend, dispatch};
@@ -22,19 +26,26 @@ pub(crate) const MAX_LEVELS: usize = 8;
 /// chunk (16 primitives), each block with its bounds, and above them levels of bounds of 16
 /// blocks, 256, ..., so that a query skips every block it cannot reach.
 ///
-/// [`Blocked<Aabbs>`](Blocked) answers every query [`Aabbs`] answers, with the same methods, and
-/// its answers are the flat container's bit for bit, on every backend: the caller's indices,
-/// ascending. Per block the walk has three outcomes:
+/// A blocked container of [`Aabbs`], [`Spheres`](crate::Spheres), [`UpTets`](crate::UpTets),
+/// [`DownTets`](crate::DownTets) or [`Octahedra`](crate::Octahedra) (the [`Blockable`] ones)
+/// answers every query the flat container answers, with the same methods, and its answers are
+/// the flat container's bit for bit, on every backend: the caller's indices, ascending. Per block
+/// the walk has three outcomes:
 ///
 /// * **beyond reach**: the block's bounds fail the query's block test, and no primitive of the
 ///   block can pass the flat test (`reach.rs` says why, per query type); the block is skipped;
-/// * **wholly inside** (box queries): the bounds lie inside the query box, so every primitive of
-///   the block overlaps it; they are reported untested;
+/// * **wholly inside** (box and frustum queries on boxes; the comparison tests of tetrahedra and
+///   octahedra): the bounds pass a test that every primitive inside them passes the flat test;
+///   they are reported untested;
 /// * **partly**: the flat container's own kernel runs over the block's 16 primitives.
 ///
 /// The same test decides at every level, so a node whose bounds fail skips its whole subtree.
 ///
 /// # Building
+/// The bounds of a box or a sphere container are boxes (a sphere's is its widened box); those of
+/// tetrahedra and octahedra are, per column, the least and the greatest value over the block
+/// (the comparisons of their tests decide on those exactly).
+///
 /// [`Blocked::new`] orders the primitives by the Morton code of their box centres (a grid of about
 /// one cell per primitive over the centres' bounds, at most 10 bits per axis; a radix sort), and
 /// then builds the levels bottom up. A primitive
@@ -68,10 +79,28 @@ pub(crate) const MAX_LEVELS: usize = 8;
 /// # Ok::<(), bvlanes::BvError>(())
 /// ```
 ///
+/// Octahedra (the AABO), with the exact test and the tetrahedron test of the seed paper:
+///
+/// ```
+/// use bvlanes::{Aabb, Blocked, Octahedra, Octahedron};
+/// let octs: Vec<Octahedron> = (0..5000)
+///     .map(|i| {
+///         let c = [(i % 17) as f32 * 3.0, (i / 17 % 17) as f32 * 3.0, (i / 289) as f32 * 3.0];
+///         Octahedron::from_aabb(&Aabb::new(c, c.map(|v| v + 1.0)))
+///     })
+///     .collect();
+/// let flat = Octahedra::from_slice(&octs)?;
+/// let blocked = Blocked::new(&flat);
+/// let q = octs[1234];
+/// assert_eq!(blocked.hits(&q).collect::<Vec<_>>(), flat.hits(&q).collect::<Vec<_>>());
+/// assert_eq!(blocked.count_hits(&q.down), flat.count_hits(&q.down));
+/// # Ok::<(), bvlanes::BvError>(())
+/// ```
+///
 /// Built from a flat container ([`Blocked::new`]) or a slice ([`Blocked::from_slice`]); indices
 /// are the caller's (the flat container's or the slice's).
 #[derive(Clone, Debug)]
-pub struct Blocked<C> {
+pub struct Blocked<C: Blockable> {
     /// The primitives in curve order.
     leaves: C,
     /// `order[p]`: the caller's index of the primitive at position `p`.
@@ -80,7 +109,7 @@ pub struct Blocked<C> {
     position: Vec<u32>,
     /// The bounds: `levels[0]` one box per chunk of `leaves`, each next level one per chunk of
     /// the one below; the last holds at most 16. Empty when there are no primitives.
-    levels: Vec<Aabbs>,
+    levels: Vec<<C as Layout>::Level>,
     /// Per level, a lower bound of its nodes' sides per axis ([`build::min_sides`]).
     min_sides: Vec<[f32; 3]>,
     /// How many primitives are outsized (the last ones in curve order).
@@ -196,12 +225,12 @@ impl<C: Blockable> Blocked<C> {
         let b = C::item_bounds(&item);
         for (k, level) in self.levels.iter_mut().enumerate() {
             let node = p >> (4 * (k + 1));
-            let cur = level.get(node).expect("a node per 16 below");
-            if contains(&cur, &b) {
+            let cur = level.node(node);
+            if C::Level::contains(&cur, &b) {
                 // Every level above contains this one.
                 break;
             }
-            level.set_valid(node, union(&cur, &b));
+            level.set_node(node, C::Level::union(&cur, &b));
         }
         Ok(())
     }
@@ -315,25 +344,10 @@ impl Blocked<Aabbs> {
     }
 }
 
-/// Whether `outer` contains `inner`.
-#[inline]
-fn contains(outer: &Aabb, inner: &Aabb) -> bool {
-    (0..3).all(|a| outer.min[a] <= inner.min[a] && inner.max[a] <= outer.max[a])
-}
-
-/// The smallest box containing both.
-#[inline]
-fn union(a: &Aabb, b: &Aabb) -> Aabb {
-    Aabb::new(
-        core::array::from_fn(|i| a.min[i].min(b.min[i])),
-        core::array::from_fn(|i| a.max[i].max(b.max[i])),
-    )
-}
-
 /// A [`Blocked`] container with its queries pinned to one [`Backend`] (from
 /// [`Blocked::with_backend`]).
 #[derive(Debug)]
-pub struct BlockedPinned<'a, C> {
+pub struct BlockedPinned<'a, C: Blockable> {
     blocked: &'a Blocked<C>,
     backend: Backend,
     /// Threads of the batched methods; 0: every thread of rayon's current pool.
@@ -344,13 +358,13 @@ pub struct BlockedPinned<'a, C> {
 /// microsecond; waking a thread costs tens).
 const QUERIES_PER_TASK: usize = 128;
 
-impl<C> Clone for BlockedPinned<'_, C> {
+impl<C: Blockable> Clone for BlockedPinned<'_, C> {
     fn clone(&self) -> Self {
         *self
     }
 }
 
-impl<C> Copy for BlockedPinned<'_, C> {}
+impl<C: Blockable> Copy for BlockedPinned<'_, C> {}
 
 impl<'a, C: Blockable> BlockedPinned<'a, C> {
     /// The backend queries run on.

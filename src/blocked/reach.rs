@@ -22,41 +22,76 @@
 //! the p-vertex test of every box inside rejects it by no plane (it never rejects a box with a
 //! real `t >= 0`). Spheres do not accept (the sphere test's rounding would need a margin of its
 //! own); points cannot (a block is inside a point only if it is one).
+//!
+//! **Tetrahedra and octahedra** (`UpTets`, `DownTets`, `Octahedra`) have levels of [`Hulls`]:
+//! per column of the container, the least and the greatest value over the block (`level.rs`).
+//! Their flat tests are column-by-column comparisons with query values (`col[k] <= q[k]`,
+//! `q[k] <= col[k]`), then, for the exact octahedron test, a sum condition. The block test is
+//! the same comparisons on the *outer* bound (the least of a `<=` column, the greatest of a `>=`
+//! column): a primitive that passes `col[k] <= q[k]` makes the least value pass too, so a block
+//! that fails holds no hit. The whole-block test is the same comparisons on the *inner* bound
+//! (the greatest of a `<=` column, the least of a `>=` column): when it passes, every primitive
+//! passes every comparison. Minima and maxima of f32 values are exact, so both are exact; NaN
+//! queries never reach them (their leaf kernel is not bound).
+//!
+//! | container, query | block test on the outer bounds | whole-block test on the inner bounds |
+//! |---|---|---|
+//! | `UpTets`: point, [`DownTet`] | `min[k] <= q_max[k]` (`TetsBelow`) | the same |
+//! | `DownTets`: point, [`UpTet`] | `q_min[k] <= max[k]` (`TetsAbove`) | the same |
+//! | `Octahedra`: [`DownTet`] / [`UpTet`] | the up / down half, as above | the same |
+//! | `Octahedra`: point, `Conservative(octahedron)` | the eight comparisons | the same |
+//! | `Octahedra`: [`Octahedron`] (exact) | the eight comparisons (every exact hit passes them) | none: the sum condition is tested per primitive |
 
-use crate::kernel::{AabbsInsideBox, AabbsInsideFrustum, AabbsVsFrustum, PlaneConstants};
-use crate::primitive::{Aabb, Frustum, Obb, Sphere};
+use super::layout::private::Layout;
+use super::level::Hulls;
+use crate::kernel::{
+    AabbsInsideBox, AabbsInsideFrustum, AabbsVsFrustum, OctahedraVsOctahedron, PlaneConstants,
+    Prepared, TetsAbove, TetsBelow,
+};
+use crate::primitive::{Aabb, DownTet, Frustum, Obb, Octahedron, Sphere, UpTet};
 use crate::query::private::Bind;
 use crate::query::{Conservative, Query};
 use crate::round::f32_at_least;
-use crate::soa::{Aabbs, Spheres};
+use crate::soa::{Aabbs, DownTets, Octahedra, Spheres, UpTets};
 use crate::strategy::Staged;
 
 /// A query type a [`Blocked`](super::Blocked) container of `C` answers: every
 /// [`Query`] of `C`. Sealed.
-pub trait BlockQuery<C>: Query<C> + private::Reach<C> {}
+pub trait BlockQuery<C: Layout>: Query<C> + private::Reach<C> {}
 
-impl<C, Q: Query<C> + private::Reach<C>> BlockQuery<C> for Q {}
+impl<C: Layout, Q: Query<C> + private::Reach<C>> BlockQuery<C> for Q {}
 
 pub(crate) mod private {
-    use super::Aabbs;
+    use crate::blocked::layout::private::Layout;
     use crate::kernel::Prepared;
+    use crate::query::private::Bind;
+
+    /// The kernel a query runs on the primitives of `C` (what the block tests copy their query
+    /// values from).
+    pub type Leaf<'k, C, Q> = <Q as Bind<C>>::Kernel<'k>;
 
     /// The sealed machinery of [`BlockQuery`](super::BlockQuery).
-    pub trait Reach<C> {
+    pub trait Reach<C: Layout>: Bind<C> {
         /// Whether blocks may be skipped at all (`false`: every block is tested).
         const SKIPS: bool = true;
         /// The block test's kernel over a level of bounds.
         type Test<'a>: Prepared;
         /// The whole-block test's kernel over a level of bounds.
         type Inside<'a>: Prepared;
-        /// The block test over `level` (`None`: the query hits nothing; not called when
-        /// [`SKIPS`](Reach::SKIPS) is false).
-        fn test<'a>(&self, level: &'a Aabbs) -> Option<Self::Test<'a>>;
+        /// The block test over `level`, for the query bound to the primitives as `leaf`
+        /// (`None`: the query hits nothing; not called when [`SKIPS`](Reach::SKIPS) is false).
+        fn test<'a>(&self, level: &'a C::Level, leaf: &Leaf<'_, C, Self>)
+        -> Option<Self::Test<'a>>;
         /// The whole-block test over `level`, if the query has one: its bit is set for bounds
         /// such that every primitive inside them is a hit of the flat test. `min_side`: a lower
         /// bound of the level's node sides per axis (a box query narrower than it contains no
         /// node, and returns `None`: the walk then skips the test).
-        fn inside<'a>(&self, level: &'a Aabbs, min_side: [f32; 3]) -> Option<Self::Inside<'a>>;
+        fn inside<'a>(
+            &self,
+            level: &'a C::Level,
+            leaf: &Leaf<'_, C, Self>,
+            min_side: [f32; 3],
+        ) -> Option<Self::Inside<'a>>;
     }
 }
 
@@ -76,7 +111,7 @@ fn inside_box<'a>(b: &Aabb, level: &'a Aabbs, min_side: [f32; 3]) -> Option<Aabb
     })
 }
 
-use private::Reach;
+use private::{Leaf, Reach};
 
 /// The frustum's whole-block test.
 #[inline(always)]
@@ -97,13 +132,18 @@ macro_rules! reach {
             type Test<'a> = <<$q as BlockTestQuery<$c>>::Test as Bind<Aabbs>>::Kernel<'a>;
             type Inside<'a> = $inside;
             #[inline(always)]
-            fn test<'a>(&self, level: &'a Aabbs) -> Option<Self::Test<'a>> {
+            fn test<'a>(&self, level: &'a Aabbs, _: &Leaf<'_, $c, $q>) -> Option<Self::Test<'a>> {
                 let $s = self;
                 let test: <$q as BlockTestQuery<$c>>::Test = $test;
                 test.bind(level)
             }
             #[inline(always)]
-            fn inside<'a>(&self, $level: &'a Aabbs, $min: [f32; 3]) -> Option<$inside> {
+            fn inside<'a>(
+                &self,
+                $level: &'a Aabbs,
+                _: &Leaf<'_, $c, $q>,
+                $min: [f32; 3],
+            ) -> Option<$inside> {
                 let $s2 = self;
                 $inside_expr
             }
@@ -222,11 +262,16 @@ impl Reach<Aabbs> for Obb {
     type Test<'a> = AabbsInsideBox<'a>;
     type Inside<'a> = AabbsInsideBox<'a>;
     #[inline(always)]
-    fn test<'a>(&self, _: &'a Aabbs) -> Option<AabbsInsideBox<'a>> {
+    fn test<'a>(&self, _: &'a Aabbs, _: &Leaf<'_, Aabbs, Obb>) -> Option<AabbsInsideBox<'a>> {
         None
     }
     #[inline(always)]
-    fn inside<'a>(&self, _: &'a Aabbs, _: [f32; 3]) -> Option<AabbsInsideBox<'a>> {
+    fn inside<'a>(
+        &self,
+        _: &'a Aabbs,
+        _: &Leaf<'_, Aabbs, Obb>,
+        _: [f32; 3],
+    ) -> Option<AabbsInsideBox<'a>> {
         None
     }
 }
@@ -239,12 +284,21 @@ macro_rules! same_as_exact {
             type Test<'a> = <$q as Reach<$c>>::Test<'a>;
             type Inside<'a> = <$q as Reach<$c>>::Inside<'a>;
             #[inline(always)]
-            fn test<'a>(&self, level: &'a Aabbs) -> Option<Self::Test<'a>> {
-                <$q as Reach<$c>>::test(&self.0, level)
+            fn test<'a>(
+                &self,
+                level: &'a <$c as Layout>::Level,
+                leaf: &Leaf<'_, $c, Self>,
+            ) -> Option<Self::Test<'a>> {
+                <$q as Reach<$c>>::test(&self.0, level, leaf)
             }
             #[inline(always)]
-            fn inside<'a>(&self, level: &'a Aabbs, min_side: [f32; 3]) -> Option<Self::Inside<'a>> {
-                <$q as Reach<$c>>::inside(&self.0, level, min_side)
+            fn inside<'a>(
+                &self,
+                level: &'a <$c as Layout>::Level,
+                leaf: &Leaf<'_, $c, Self>,
+                min_side: [f32; 3],
+            ) -> Option<Self::Inside<'a>> {
+                <$q as Reach<$c>>::inside(&self.0, level, leaf, min_side)
             }
         }
     )*)*};
@@ -253,6 +307,110 @@ macro_rules! same_as_exact {
 same_as_exact! {
     Aabbs: [f32; 3], Aabb, Staged, Obb, Frustum;
     Spheres: [f32; 3], Sphere, Aabb, Frustum;
+    UpTets: [f32; 3], DownTet;
+    DownTets: [f32; 3], UpTet;
+    Octahedra: [f32; 3], DownTet, UpTet;
+}
+
+/// A kernel over a container's columns that runs the same test over columns of a level
+/// ([`Hulls`]): the block tests of the tetrahedra and octahedra are their leaf kernels with the
+/// query values copied and the columns swapped for the level's outer or inner bounds.
+pub trait Retarget {
+    /// The kernel over the level's columns.
+    type At<'a>: Prepared;
+    /// The same query values over columns `first..` of `level`.
+    fn at<'a, const W: usize, const LOWER: u32>(
+        &self,
+        level: &'a Hulls<W, LOWER>,
+        first: usize,
+    ) -> Self::At<'a>;
+}
+
+impl Retarget for TetsBelow<'_> {
+    type At<'a> = TetsBelow<'a>;
+    #[inline(always)]
+    fn at<'a, const W: usize, const LOWER: u32>(
+        &self,
+        level: &'a Hulls<W, LOWER>,
+        first: usize,
+    ) -> TetsBelow<'a> {
+        TetsBelow {
+            cols: level.view(first),
+            q_max: self.q_max,
+        }
+    }
+}
+
+impl Retarget for TetsAbove<'_> {
+    type At<'a> = TetsAbove<'a>;
+    #[inline(always)]
+    fn at<'a, const W: usize, const LOWER: u32>(
+        &self,
+        level: &'a Hulls<W, LOWER>,
+        first: usize,
+    ) -> TetsAbove<'a> {
+        TetsAbove {
+            cols: level.view(first),
+            q_min: self.q_min,
+        }
+    }
+}
+
+/// The exact octahedron test's block test is the conservative one: its hits pass the eight
+/// comparisons first.
+impl<const EXACT: bool> Retarget for OctahedraVsOctahedron<'_, EXACT> {
+    type At<'a> = OctahedraVsOctahedron<'a, false>;
+    #[inline(always)]
+    fn at<'a, const W: usize, const LOWER: u32>(
+        &self,
+        level: &'a Hulls<W, LOWER>,
+        first: usize,
+    ) -> OctahedraVsOctahedron<'a, false> {
+        let mut k = OctahedraVsOctahedron::new(level.view(first), self.q_up, self.q_down);
+        // The walk asks for the nodes it visits.
+        k.prefetch_down = false;
+        k
+    }
+}
+
+/// `Reach` impls of containers of tetrahedra or octahedra: per query type, the first column of
+/// the outer bounds in the level (the block test) and of the inner bounds (the whole-block
+/// test; `None`: none). Column layouts: `level.rs`.
+macro_rules! reach_hulls {
+    ($($c:ty: $($q:ty),* => ($outer:literal, $inner:expr);)*) => {$($(
+        impl Reach<$c> for $q {
+            type Test<'a> = <Leaf<'static, $c, $q> as Retarget>::At<'a>;
+            type Inside<'a> = Self::Test<'a>;
+            #[inline(always)]
+            fn test<'a>(
+                &self,
+                level: &'a <$c as Layout>::Level,
+                leaf: &Leaf<'_, $c, $q>,
+            ) -> Option<Self::Test<'a>> {
+                Some(leaf.at(level, $outer))
+            }
+            #[inline(always)]
+            fn inside<'a>(
+                &self,
+                level: &'a <$c as Layout>::Level,
+                leaf: &Leaf<'_, $c, $q>,
+                _: [f32; 3],
+            ) -> Option<Self::Test<'a>> {
+                let inner: Option<usize> = $inner;
+                Some(leaf.at(level, inner?))
+            }
+        }
+    )*)*};
+}
+
+reach_hulls! {
+    UpTets: [f32; 3], DownTet => (0, Some(4));
+    DownTets: [f32; 3], UpTet => (0, Some(4));
+    Octahedra: DownTet => (0, Some(8));
+    Octahedra: UpTet => (4, Some(12));
+    Octahedra: [f32; 3], Conservative<Octahedron> => (0, Some(8));
+    // The sum condition of the exact test has no whole-block form here.
+    Octahedra: Octahedron => (0, None);
 }
 
 /// The block tests' own kernels (`AabbsInsideBox`, `AabbsInsideFrustum`, `AabbsVsFrustum` with

@@ -4,6 +4,7 @@
 
 use super::Blocked;
 use super::layout::Blockable;
+use super::level::Level;
 use super::reach::BlockQuery;
 use crate::kernel::Prepared;
 use crate::lanes::{Chunk, Lanes, WithLanes};
@@ -128,7 +129,7 @@ impl Out for MaskWords<'_> {
 const STACK: usize = 16 * super::MAX_LEVELS + 1;
 
 /// One query's walk, a job for [`dispatch`](crate::lanes::dispatch).
-pub(crate) struct Walk<'a, C, Q, O> {
+pub(crate) struct Walk<'a, C: Blockable, Q, O> {
     pub(crate) blocked: &'a Blocked<C>,
     pub(crate) query: &'a Q,
     pub(crate) out: O,
@@ -144,7 +145,7 @@ impl<C: Blockable, Q: BlockQuery<C>, O: Out> WithLanes for Walk<'_, C, Q, O> {
 }
 
 /// The counts of a batch of queries, one dispatch.
-pub(crate) struct CountMany<'a, C, Q> {
+pub(crate) struct CountMany<'a, C: Blockable, Q> {
     pub(crate) blocked: &'a Blocked<C>,
     pub(crate) queries: &'a [Q],
     pub(crate) counts: &'a mut [u32],
@@ -164,7 +165,7 @@ impl<C: Blockable, Q: BlockQuery<C>> WithLanes for CountMany<'_, C, Q> {
 
 /// The hit lists of a batch of queries, one dispatch: each query's hits appended to `indices`
 /// (sorted) and its end pushed to `offsets`.
-pub(crate) struct IndicesMany<'a, C, Q> {
+pub(crate) struct IndicesMany<'a, C: Blockable, Q> {
     pub(crate) blocked: &'a Blocked<C>,
     pub(crate) queries: &'a [Q],
     pub(crate) offsets: &'a mut Vec<u32>,
@@ -215,12 +216,12 @@ fn walk<V: Lanes, C: Blockable, Q: BlockQuery<C>, O: Out>(
     let mut tests = [const { None }; super::MAX_LEVELS];
     let mut inside = [const { None }; super::MAX_LEVELS];
     for (l, level) in levels.iter().enumerate() {
-        tests[l] = query.test(level);
+        tests[l] = query.test(level, &leaf);
         if tests[l].is_none() {
             // The block test hits nothing: neither can the query.
             return out;
         }
-        inside[l] = query.inside(level, blocked.min_sides[l]);
+        inside[l] = query.inside(level, &leaf, blocked.min_sides[l]);
     }
     // Depth first, children pushed last to first, so blocks are visited in position order.
     let mut stack = [(0u32, 0u32); STACK];
@@ -271,14 +272,12 @@ fn walk<V: Lanes, C: Blockable, Q: BlockQuery<C>, O: Out>(
                 bits &= bits - 1;
             }
         } else {
-            let below = levels[level - 1].view();
+            let below = &levels[level - 1];
             let mut bits = partly;
             while bits != 0 {
                 let i = 31 - bits.leading_zeros();
                 let child = chunk * Chunk::LANES + i as usize;
-                for k in 0..6 {
-                    below.prefetch(k, child);
-                }
+                below.prefetch_chunk(child);
                 stack[depth] = ((level - 1) as u32, child as u32);
                 depth += 1;
                 bits &= !(1 << i);

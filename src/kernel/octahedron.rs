@@ -86,6 +86,7 @@ impl<'a, const EXACT: bool> OctahedraVsOctahedron<'a, EXACT> {
     /// The query octahedron `(q_up, q_down)` (up tetrahedron's minima, down tetrahedron's
     /// maxima) against the columns `cols`; the down half is prefetched for containers of at least
     /// [`PREFETCH_MIN_LEN`] octahedra.
+    #[inline(always)]
     pub(crate) fn new(cols: Cols<'a, 8>, q_up: [f32; 4], q_down: [f32; 4]) -> Self {
         OctahedraVsOctahedron {
             prefetch_down: cols.len() >= PREFETCH_MIN_LEN,

@@ -197,9 +197,15 @@ impl<const K: usize> Default for Columns<K> {
 
 impl<const K: usize> Columns<K> {
     /// `M` consecutive columns starting at `first`, as a kernel's view.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn view<const M: usize>(&self, first: usize) -> super::Cols<'_, M> {
-        super::Cols::new(core::array::from_fn(|k| self.col(first + k)), self.len)
+        // A loop, not `core::array::from_fn`: the blocked walk takes views inside the tiers'
+        // entry points, where `from_fn` of 8 or 16 columns was compiled out of line.
+        let mut cols: [&[Chunk]; M] = [&[]; M];
+        for (k, c) in cols.iter_mut().enumerate() {
+            *c = self.col(first + k);
+        }
+        super::Cols::new(cols, self.len)
     }
 }
 

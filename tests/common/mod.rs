@@ -9,8 +9,9 @@
 #![allow(dead_code, unused_macros)]
 
 use bvlanes::{
-    Aabb, Aabbs, Backend, BvError, Conservative, DownTet, DownTets, Frustum, Obb, Obbs, Octahedra,
-    Octahedron, Query, Sphere, Spheres, TET_AXES, UpTet, UpTets,
+    Aabb, Aabbs, Backend, BlockQuery, Blockable, Blocked, BvError, Conservative, DownTet, DownTets,
+    Frustum, Obb, Obbs, Octahedra, Octahedron, Pinned, Query, Sphere, Spheres, TET_AXES, UpTet,
+    UpTets,
 };
 use core::cmp::Ordering;
 use core::fmt::Debug;
@@ -2133,4 +2134,40 @@ impl Coverage {
             _ => self.some += 1,
         }
     }
+}
+
+// ---- Blocked containers ----
+
+/// Every method of every backend: the blocked answers equal the flat ones. Returns the hit count.
+pub fn same_answers<C: Blockable, Q: BlockQuery<C> + Query<C> + Debug>(
+    flat: &C,
+    blocked: &Blocked<C>,
+    q: &Q,
+) -> usize {
+    assert_eq!(flat.len(), blocked.len());
+    let mut count = 0;
+    for &b in Backend::available() {
+        let f = Pinned::new(flat, b).unwrap();
+        let k = blocked.with_backend(b).unwrap();
+        let want: Vec<u32> = f.hits(q).collect();
+        let got: Vec<u32> = k.hits(q).collect();
+        assert_eq!(got, want, "{b:?} hits of {q:?} over {} boxes", flat.len());
+        assert_eq!(k.count_hits(q), want.len(), "{b:?} count of {q:?}");
+        assert_eq!(k.any_hit(q), !want.is_empty(), "{b:?} any of {q:?}");
+        let mut out = vec![7, 7];
+        k.extend_hits(q, &mut out);
+        assert_eq!(out[..2], [7, 7]);
+        assert_eq!(out[2..], want[..], "{b:?} extend_hits of {q:?}");
+        let words = flat.len().div_ceil(64);
+        let mut mask = vec![u64::MAX; words + 1];
+        let mut want_mask = vec![u64::MAX; words + 1];
+        k.hit_mask(q, &mut mask);
+        f.hit_mask(q, &mut want_mask);
+        assert_eq!(mask, want_mask, "{b:?} hit_mask of {q:?}");
+        count = want.len();
+    }
+    // The container's own methods run the detected backend.
+    assert_eq!(blocked.count_hits(q), count);
+    assert_eq!(blocked.hits(q).count(), count);
+    count
 }

@@ -1,0 +1,234 @@
+//! The levels of block bounds: what one node of a level holds, how nodes combine, and the
+//! columns the block tests read.
+//!
+//! Two kinds of level:
+//!
+//! * [`Aabbs`] for the containers whose block tests are box tests (`Aabbs`, `Spheres`): a node
+//!   is the box around its primitives; its own sides serve the whole-block test.
+//! * [`Hulls`] for the tetrahedra and octahedra, whose tests compare each of their columns with a
+//!   query value: a node holds, per column, the extreme that decides whether some primitive can
+//!   pass (the *outer* bound: the least of the lower bounds `min`, the greatest of the upper bounds
+//!   `max`) and the extreme that decides whether every primitive passes (the *inner* bound: the
+//!   greatest `min`, the least `max`). Both are exact f32 minima and maxima: no rounding.
+
+use crate::lanes::Chunk;
+use crate::primitive::Aabb;
+use crate::round::f32_at_most;
+use crate::soa::{Aabbs, Cols, Columns};
+use core::fmt::Debug;
+
+/// A level of block bounds. Sealed (crate-private machinery of the blocked containers).
+pub trait Level: Clone + Debug + Send + Sync {
+    /// One node's bounds.
+    type Bound: Copy + Debug;
+    /// A level holding `bounds` (node `i` is `bounds[i]`).
+    fn from_bounds(bounds: &[Self::Bound]) -> Self;
+    /// Number of nodes.
+    fn len(&self) -> usize;
+    /// The bounds of nodes `16 * chunk ..` (up to 16 of them, at least one) combined: the parent's
+    /// node.
+    fn chunk_bound(&self, chunk: usize) -> Self::Bound;
+    /// Node `i < len()`.
+    fn node(&self, i: usize) -> Self::Bound;
+    /// Overwrites node `i < len()`.
+    fn set_node(&mut self, i: usize, bound: Self::Bound);
+    /// Whether `outer` already bounds everything `inner` bounds (for both of its uses).
+    fn contains(outer: &Self::Bound, inner: &Self::Bound) -> bool;
+    /// The least bound of both.
+    fn union(a: &Self::Bound, b: &Self::Bound) -> Self::Bound;
+    /// A hint to fetch the columns of nodes `16 * chunk ..`.
+    fn prefetch_chunk(&self, chunk: usize);
+    /// Per axis, a lower bound of the sides of the level's nodes (box levels; the whole-block
+    /// test of a box query skips a level whose nodes are all wider than the query box). Levels
+    /// that are not boxes give `0`.
+    fn min_sides(&self) -> [f32; 3];
+}
+
+/// Min over the first `n` lanes of `c` (n >= 1).
+#[inline]
+fn lanes_min(c: &Chunk, n: usize) -> f32 {
+    c.0[..n].iter().copied().fold(f32::INFINITY, f32::min)
+}
+
+/// Max over the first `n` lanes of `c` (n >= 1).
+#[inline]
+fn lanes_max(c: &Chunk, n: usize) -> f32 {
+    c.0[..n].iter().copied().fold(f32::NEG_INFINITY, f32::max)
+}
+
+/// Lanes of chunk `chunk` below `len` (at least one).
+#[inline]
+fn lanes_in(len: usize, chunk: usize) -> usize {
+    let n = (len - chunk * Chunk::LANES).min(Chunk::LANES);
+    debug_assert!(n > 0);
+    n
+}
+
+impl Level for Aabbs {
+    type Bound = Aabb;
+
+    fn from_bounds(bounds: &[Aabb]) -> Self {
+        Aabbs::from_slice(bounds).expect("block bounds are finite, non-inverted boxes")
+    }
+
+    #[inline]
+    fn len(&self) -> usize {
+        Aabbs::len(self)
+    }
+
+    fn chunk_bound(&self, chunk: usize) -> Aabb {
+        let cols = self.columns();
+        let n = lanes_in(self.len(), chunk);
+        let min = |k: usize| lanes_min(&cols.col(k)[chunk], n);
+        let max = |k: usize| lanes_max(&cols.col(k)[chunk], n);
+        Aabb::new([min(0), min(1), min(2)], [max(3), max(4), max(5)])
+    }
+
+    #[inline]
+    fn node(&self, i: usize) -> Aabb {
+        self.get(i).expect("a node")
+    }
+
+    #[inline]
+    fn set_node(&mut self, i: usize, bound: Aabb) {
+        self.set_valid(i, bound);
+    }
+
+    #[inline]
+    fn contains(outer: &Aabb, inner: &Aabb) -> bool {
+        (0..3).all(|a| outer.min[a] <= inner.min[a] && inner.max[a] <= outer.max[a])
+    }
+
+    #[inline]
+    fn union(a: &Aabb, b: &Aabb) -> Aabb {
+        Aabb::new(
+            core::array::from_fn(|i| a.min[i].min(b.min[i])),
+            core::array::from_fn(|i| a.max[i].max(b.max[i])),
+        )
+    }
+
+    #[inline(always)]
+    fn prefetch_chunk(&self, chunk: usize) {
+        let cols = self.view();
+        for k in 0..6 {
+            cols.prefetch(k, chunk);
+        }
+    }
+
+    fn min_sides(&self) -> [f32; 3] {
+        let mut m = [f32::INFINITY; 3];
+        for b in self.iter() {
+            for (a, m) in m.iter_mut().enumerate() {
+                let side = f32_at_most(f64::from(b.max[a]) - f64::from(b.min[a]));
+                *m = m.min(side);
+            }
+        }
+        m
+    }
+}
+
+/// A level of `W` columns, each a lower bound (bit `k` of `LOWER` set: nodes combine by `min`)
+/// or an upper bound (nodes combine by `max`). The tetrahedra's and octahedra's levels: see the
+/// module docs for which columns are outer and inner bounds.
+#[derive(Clone, Debug)]
+pub struct Hulls<const W: usize, const LOWER: u32> {
+    cols: Columns<W>,
+}
+
+impl<const W: usize, const LOWER: u32> Hulls<W, LOWER> {
+    /// Whether column `k` is a lower bound.
+    #[inline(always)]
+    const fn lower(k: usize) -> bool {
+        LOWER >> k & 1 == 1
+    }
+
+    /// Columns `first..first + M` as a kernel's view.
+    #[inline(always)]
+    pub(crate) fn view<const M: usize>(&self, first: usize) -> Cols<'_, M> {
+        self.cols.view(first)
+    }
+}
+
+impl<const W: usize, const LOWER: u32> Level for Hulls<W, LOWER> {
+    type Bound = [f32; W];
+
+    fn from_bounds(bounds: &[[f32; W]]) -> Self {
+        let mut cols = Columns::with_capacity(bounds.len());
+        for &b in bounds {
+            cols.push(b);
+        }
+        Hulls { cols }
+    }
+
+    #[inline]
+    fn len(&self) -> usize {
+        self.cols.len()
+    }
+
+    fn chunk_bound(&self, chunk: usize) -> [f32; W] {
+        let n = lanes_in(self.len(), chunk);
+        core::array::from_fn(|k| {
+            let c = &self.cols.col(k)[chunk];
+            if Self::lower(k) {
+                lanes_min(c, n)
+            } else {
+                lanes_max(c, n)
+            }
+        })
+    }
+
+    #[inline]
+    fn node(&self, i: usize) -> [f32; W] {
+        self.cols.get(i).expect("a node")
+    }
+
+    #[inline]
+    fn set_node(&mut self, i: usize, bound: [f32; W]) {
+        self.cols.set(i, bound);
+    }
+
+    #[inline]
+    fn contains(outer: &[f32; W], inner: &[f32; W]) -> bool {
+        (0..W).all(|k| {
+            if Self::lower(k) {
+                outer[k] <= inner[k]
+            } else {
+                inner[k] <= outer[k]
+            }
+        })
+    }
+
+    #[inline]
+    fn union(a: &[f32; W], b: &[f32; W]) -> [f32; W] {
+        core::array::from_fn(|k| {
+            if Self::lower(k) {
+                a[k].min(b[k])
+            } else {
+                a[k].max(b[k])
+            }
+        })
+    }
+
+    #[inline(always)]
+    fn prefetch_chunk(&self, chunk: usize) {
+        let cols: Cols<'_, W> = self.cols.view(0);
+        for k in 0..W {
+            cols.prefetch(k, chunk);
+        }
+    }
+
+    fn min_sides(&self) -> [f32; 3] {
+        [0.0; 3]
+    }
+}
+
+/// The levels of `UpTets`: columns 0..4 the least `min` of each axis (outer), 4..8 the greatest
+/// (inner).
+pub type UpHulls = Hulls<8, 0x0f>;
+/// The levels of `DownTets`: columns 0..4 the greatest `max` of each axis (outer), 4..8 the
+/// least (inner).
+pub type DownHulls = Hulls<8, 0xf0>;
+/// The levels of `Octahedra`: columns 0..8 the outer octahedron (least `up.min`, greatest
+/// `down.max`), 8..16 the inner one (greatest `up.min`, least `down.max`). Each half reads as an
+/// `Octahedra` container's eight columns.
+pub type OctaHulls = Hulls<16, 0xf00f>;
