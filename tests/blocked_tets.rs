@@ -54,75 +54,53 @@ fn shape<S: Shape>(rng: &mut TestRng, at: [f32; 3], size: f32, adversarial: bool
     }
 }
 
-impl Case for UpTets {
-    type Item = UpTet;
-    fn flat(items: &[UpTet]) -> Self {
-        UpTets::from_slice(items).unwrap()
-    }
-    fn replace(&mut self, i: usize, item: UpTet) {
-        self.set(i, item).unwrap();
-    }
-    fn row(&self, i: usize) -> Option<UpTet> {
-        self.get(i)
-    }
-    fn every_query(
-        flat: &Self,
-        blocked: &Blocked<Self>,
-        rng: &mut TestRng,
-        at: [f32; 3],
-        size: f32,
-        adversarial: bool,
-    ) -> usize {
-        let d: DownTet = shape(rng, at, size, adversarial);
-        let hits = same_answers(flat, blocked, &d);
-        same_answers(flat, blocked, &Conservative(d));
-        let p = point(rng, at, adversarial);
-        same_answers(flat, blocked, &p);
-        same_answers(flat, blocked, &Conservative(p));
-        hits
-    }
+/// The flat container's own `from_slice`, `set` and `get`, for a `Case`.
+macro_rules! flat_methods {
+    ($prim:ty) => {
+        fn flat(items: &[$prim]) -> Self {
+            Self::from_slice(items).unwrap()
+        }
+        fn replace(&mut self, i: usize, item: $prim) {
+            self.set(i, item).unwrap();
+        }
+        fn row(&self, i: usize) -> Option<$prim> {
+            self.get(i)
+        }
+    };
 }
 
-impl Case for DownTets {
-    type Item = DownTet;
-    fn flat(items: &[DownTet]) -> Self {
-        DownTets::from_slice(items).unwrap()
-    }
-    fn replace(&mut self, i: usize, item: DownTet) {
-        self.set(i, item).unwrap();
-    }
-    fn row(&self, i: usize) -> Option<DownTet> {
-        self.get(i)
-    }
-    fn every_query(
-        flat: &Self,
-        blocked: &Blocked<Self>,
-        rng: &mut TestRng,
-        at: [f32; 3],
-        size: f32,
-        adversarial: bool,
-    ) -> usize {
-        let u: UpTet = shape(rng, at, size, adversarial);
-        let hits = same_answers(flat, blocked, &u);
-        same_answers(flat, blocked, &Conservative(u));
-        let p = point(rng, at, adversarial);
-        same_answers(flat, blocked, &p);
-        same_answers(flat, blocked, &Conservative(p));
-        hits
-    }
+/// A container of tetrahedra: queried by the other kind of tetrahedron and by points.
+macro_rules! tets_case {
+    ($c:ty, $prim:ty, $query:ty) => {
+        impl Case for $c {
+            type Item = $prim;
+            flat_methods!($prim);
+            fn every_query(
+                flat: &Self,
+                blocked: &Blocked<Self>,
+                rng: &mut TestRng,
+                at: [f32; 3],
+                size: f32,
+                adversarial: bool,
+            ) -> usize {
+                let t: $query = shape(rng, at, size, adversarial);
+                let hits = same_answers(flat, blocked, &t);
+                same_answers(flat, blocked, &Conservative(t));
+                let p = point(rng, at, adversarial);
+                same_answers(flat, blocked, &p);
+                same_answers(flat, blocked, &Conservative(p));
+                hits
+            }
+        }
+    };
 }
+
+tets_case!(UpTets, UpTet, DownTet);
+tets_case!(DownTets, DownTet, UpTet);
 
 impl Case for Octahedra {
     type Item = Octahedron;
-    fn flat(items: &[Octahedron]) -> Self {
-        Octahedra::from_slice(items).unwrap()
-    }
-    fn replace(&mut self, i: usize, item: Octahedron) {
-        self.set(i, item).unwrap();
-    }
-    fn row(&self, i: usize) -> Option<Octahedron> {
-        self.get(i)
-    }
+    flat_methods!(Octahedron);
     fn every_query(
         flat: &Self,
         blocked: &Blocked<Self>,

@@ -1,7 +1,7 @@
 //! What a container must tell the blocked form about its primitives: the box that orders a
 //! primitive along the curve, the bounds of a chunk of them, and how to reorder them.
 
-use super::level::{DownHulls, Level, OctaHulls, UpHulls};
+use super::level::{DownHulls, Level, OctaHulls, UpHulls, lanes_in};
 use crate::error::BvError;
 use crate::lanes::Chunk;
 use crate::primitive::{Aabb, DownTet, Octahedron, Sphere, UpTet};
@@ -233,14 +233,6 @@ fn key_boxes(lanes: impl Fn(usize) -> [f32; 6]) -> [Chunk; 6] {
     k
 }
 
-/// Lanes of chunk `chunk` of `len` rows (at least one).
-#[inline]
-fn lanes_in(len: usize, chunk: usize) -> usize {
-    let n = (len - chunk * Chunk::LANES).min(Chunk::LANES);
-    debug_assert!(n > 0);
-    n
-}
-
 /// The bound of a chunk of rows whose bound is `bound(row)`: the rows' bounds combined.
 #[inline]
 fn fold_bounds<L: Level>(len: usize, chunk: usize, bound: impl Fn(usize) -> L::Bound) -> L::Bound {
@@ -256,6 +248,12 @@ macro_rules! hull_layout {
         #[inline]
         fn count(&self) -> usize {
             self.len()
+        }
+
+        fn chunk_bounds(&self, chunk: usize) -> <Self::Level as Level>::Bound {
+            fold_bounds::<Self::Level>(self.len(), chunk, |i| {
+                Self::item_bounds(&self.get(i).expect("a row"))
+            })
         }
 
         fn gather(&self, order: &[u32]) -> Self {
@@ -291,57 +289,34 @@ macro_rules! hull_layout {
     };
 }
 
-impl Blockable for UpTets {}
+/// The blocked form of a container of up or down tetrahedra: its bounds along the four axes,
+/// twice (outer and inner, `level.rs`), and the key box of [`up_box`] or [`down_box`].
+macro_rules! tets_layout {
+    ($c:ty, $prim:ty, $level:ty, $bounds:ident, $key_box:ident) => {
+        impl Blockable for $c {}
 
-impl private::Layout for UpTets {
-    type Level = UpHulls;
+        impl private::Layout for $c {
+            type Level = $level;
 
-    hull_layout!(UpTets, UpTet, 4);
+            hull_layout!($c, $prim, 4);
 
-    #[inline(always)]
-    fn key_chunk(&self, chunk: usize) -> [Chunk; 6] {
-        let cols = self.columns();
-        key_boxes(|l| up_box(core::array::from_fn(|k| cols.col(k)[chunk].0[l])))
-    }
+            #[inline(always)]
+            fn key_chunk(&self, chunk: usize) -> [Chunk; 6] {
+                let cols = self.columns();
+                key_boxes(|l| $key_box(core::array::from_fn(|k| cols.col(k)[chunk].0[l])))
+            }
 
-    fn chunk_bounds(&self, chunk: usize) -> [f32; 8] {
-        fold_bounds::<UpHulls>(self.len(), chunk, |i| {
-            Self::item_bounds(&self.get(i).expect("a row"))
-        })
-    }
-
-    #[inline]
-    fn item_bounds(item: &UpTet) -> [f32; 8] {
-        let m = item.min;
-        [m[0], m[1], m[2], m[3], m[0], m[1], m[2], m[3]]
-    }
+            #[inline]
+            fn item_bounds(item: &$prim) -> [f32; 8] {
+                let m = item.$bounds;
+                [m[0], m[1], m[2], m[3], m[0], m[1], m[2], m[3]]
+            }
+        }
+    };
 }
 
-impl Blockable for DownTets {}
-
-impl private::Layout for DownTets {
-    type Level = DownHulls;
-
-    hull_layout!(DownTets, DownTet, 4);
-
-    #[inline(always)]
-    fn key_chunk(&self, chunk: usize) -> [Chunk; 6] {
-        let cols = self.columns();
-        key_boxes(|l| down_box(core::array::from_fn(|k| cols.col(k)[chunk].0[l])))
-    }
-
-    fn chunk_bounds(&self, chunk: usize) -> [f32; 8] {
-        fold_bounds::<DownHulls>(self.len(), chunk, |i| {
-            Self::item_bounds(&self.get(i).expect("a row"))
-        })
-    }
-
-    #[inline]
-    fn item_bounds(item: &DownTet) -> [f32; 8] {
-        let m = item.max;
-        [m[0], m[1], m[2], m[3], m[0], m[1], m[2], m[3]]
-    }
-}
+tets_layout!(UpTets, UpTet, UpHulls, min, up_box);
+tets_layout!(DownTets, DownTet, DownHulls, max, down_box);
 
 impl Blockable for Octahedra {}
 
@@ -368,12 +343,6 @@ impl private::Layout for Octahedra {
                 u[4].min(d[4]),
                 u[5].min(d[5]),
             ]
-        })
-    }
-
-    fn chunk_bounds(&self, chunk: usize) -> [f32; 16] {
-        fold_bounds::<OctaHulls>(self.len(), chunk, |i| {
-            Self::item_bounds(&self.get(i).expect("a row"))
         })
     }
 

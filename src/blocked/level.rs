@@ -58,7 +58,7 @@ fn lanes_max(c: &Chunk, n: usize) -> f32 {
 
 /// Lanes of chunk `chunk` below `len` (at least one).
 #[inline]
-fn lanes_in(len: usize, chunk: usize) -> usize {
+pub(crate) fn lanes_in(len: usize, chunk: usize) -> usize {
     let n = (len - chunk * Chunk::LANES).min(Chunk::LANES);
     debug_assert!(n > 0);
     n
