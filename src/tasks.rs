@@ -14,6 +14,17 @@ pub(crate) fn default_threads() -> usize {
     }
 }
 
+/// The items per task when `items` are split over the default thread count into a few tasks per
+/// thread, each of at least `min` items (all of them in one task when the split would not pay,
+/// or on one thread). At least 1.
+pub(crate) fn chunks_per_task(items: usize, min: usize) -> usize {
+    let threads = default_threads();
+    if threads <= 1 || items < 2 * min {
+        return items.max(1);
+    }
+    items.div_ceil(4 * threads).max(min)
+}
+
 /// Runs `task` on every item, in parallel with `rayon` when there is more than one, and returns
 /// the results in item order (so the output does not depend on the thread count).
 pub(crate) fn run_tasks<I: Sync, T: Send>(

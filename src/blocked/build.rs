@@ -5,6 +5,11 @@ use super::layout::Blockable;
 use super::level::Level;
 use crate::lanes::Chunk;
 use crate::radix::radix_sort;
+use crate::tasks::{chunks_per_task, run_tasks, run_tasks_mut};
+use core::ops::Range;
+
+/// Chunks of primitives below which a build step stays on one thread.
+const TASK_MIN_CHUNKS: usize = 1024;
 
 /// Most bits per axis of the Morton key (a 1024^3 grid over the centres' bounds).
 const MORTON_BITS: u32 = 10;
@@ -64,15 +69,33 @@ pub(crate) fn curve_order<C: Blockable>(c: &C) -> (Vec<u32>, usize) {
     }
     let chunks = n.div_ceil(Chunk::LANES);
     let lanes = |chunk: usize| (n - chunk * Chunk::LANES).min(Chunk::LANES);
+    // The centres' bounds, per stretch of chunks (over rayon's pool when large), then combined
+    // (min and max are exact: the split does not change them).
+    let per_task = chunks_per_task(chunks, TASK_MIN_CHUNKS);
+    let stretches: Vec<Range<usize>> = (0..chunks)
+        .step_by(per_task)
+        .map(|c| c..(c + per_task).min(chunks))
+        .collect();
+    let parts = run_tasks(&stretches, |r| {
+        let mut lo = [f32::INFINITY; 3];
+        let mut hi = [f32::NEG_INFINITY; 3];
+        for chunk in r.clone() {
+            let (m, _) = centres_and_sides(c, chunk);
+            for a in 0..3 {
+                for &v in &m[a][..lanes(chunk)] {
+                    lo[a] = lo[a].min(v);
+                    hi[a] = hi[a].max(v);
+                }
+            }
+        }
+        (lo, hi)
+    });
     let mut lo = [f32::INFINITY; 3];
     let mut hi = [f32::NEG_INFINITY; 3];
-    for chunk in 0..chunks {
-        let (m, _) = centres_and_sides(c, chunk);
+    for (l, h) in parts {
         for a in 0..3 {
-            for &v in &m[a][..lanes(chunk)] {
-                lo[a] = lo[a].min(v);
-                hi[a] = hi[a].max(v);
-            }
+            lo[a] = lo[a].min(l[a]);
+            hi[a] = hi[a].max(h[a]);
         }
     }
     let span: [f64; 3] = core::array::from_fn(|a| f64::from(hi[a]) - f64::from(lo[a]));
@@ -100,19 +123,26 @@ pub(crate) fn curve_order<C: Blockable>(c: &C) -> (Vec<u32>, usize) {
     });
     let max_cell = (1u32 << bits) - 1;
     let outsized_bit = 1 << (3 * bits);
-    let mut outsized = 0;
     let mut keys = vec![0u32; n];
-    for (chunk, out) in keys.chunks_mut(Chunk::LANES).enumerate() {
-        let (m, side) = centres_and_sides(c, chunk);
-        for (l, key) in out.iter_mut().enumerate() {
-            let q = |a: usize| (((m[a][l] - lo[a]) * scale[a]) as u32).min(max_cell);
-            *key = spread(q(0)) | spread(q(1)) << 1 | spread(q(2)) << 2;
-            if f64::from(side[l]) > threshold {
-                outsized += 1;
-                *key |= outsized_bit;
+    // The keys, per stretch of chunks as above; each stretch counts its outsized.
+    let mut key_stretches: Vec<(&mut [u32], usize)> = keys
+        .chunks_mut(per_task * Chunk::LANES)
+        .map(|k| (k, 0))
+        .collect();
+    run_tasks_mut(&mut key_stretches, |t, (stretch, outsized)| {
+        for (i, out) in stretch.chunks_mut(Chunk::LANES).enumerate() {
+            let (m, side) = centres_and_sides(c, t * per_task + i);
+            for (l, key) in out.iter_mut().enumerate() {
+                let q = |a: usize| (((m[a][l] - lo[a]) * scale[a]) as u32).min(max_cell);
+                *key = spread(q(0)) | spread(q(1)) << 1 | spread(q(2)) << 2;
+                if f64::from(side[l]) > threshold {
+                    *outsized += 1;
+                    *key |= outsized_bit;
+                }
             }
         }
-    }
+    });
+    let outsized = key_stretches.iter().map(|s| s.1).sum();
     (radix_sort(&keys), outsized)
 }
 
@@ -124,9 +154,18 @@ pub(crate) fn levels<C: Blockable>(leaves: &C) -> Vec<C::Level> {
     if n == 0 {
         return levels;
     }
-    let first: Vec<_> = (0..n.div_ceil(Chunk::LANES))
-        .map(|c| leaves.chunk_bounds(c))
+    // Level 0 per stretch of blocks (over rayon's pool when large); the levels above are 1/16
+    // of it and stay on the calling thread.
+    let chunks = n.div_ceil(Chunk::LANES);
+    let per_task = chunks_per_task(chunks, TASK_MIN_CHUNKS);
+    let stretches: Vec<Range<usize>> = (0..chunks)
+        .step_by(per_task)
+        .map(|c| c..(c + per_task).min(chunks))
         .collect();
+    let first: Vec<_> = run_tasks(&stretches, |r| {
+        r.clone().map(|c| leaves.chunk_bounds(c)).collect::<Vec<_>>()
+    })
+    .concat();
     levels.push(C::Level::from_bounds(&first));
     while levels.last().is_some_and(|l| l.len() > Chunk::LANES) {
         let below = levels.last().expect("a level");
@@ -149,6 +188,47 @@ pub(crate) fn min_sides<L: Level>(levels: &[L]) -> Vec<[f32; 3]> {
 #[cfg(test)]
 mod tests {
     use super::spread;
+
+    /// The order, the outsized count, the leaves and every level's bounds of a build on one
+    /// thread equal a build on three (the stretches of the keys, the gather and level 0 split
+    /// differently): the split changes nothing.
+    #[cfg(feature = "rayon")]
+    #[test]
+    fn a_build_does_not_depend_on_the_thread_count() {
+        use crate::blocked::Blocked;
+        use crate::blocked::level::Level;
+        use crate::primitive::Aabb;
+        use crate::soa::Aabbs;
+        let mut x = 0x9e37_79b9_u32;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            (x >> 8) as f32 / (1 << 24) as f32
+        };
+        let boxes: Vec<Aabb> = (0..100_003)
+            .map(|i| {
+                let c = [next() * 500.0, next() * 500.0, next() * 50.0];
+                let h = if i % 997 == 0 { 300.0 } else { next() * 2.0 };
+                Aabb::new(c.map(|v| v - h), c.map(|v| v + h))
+            })
+            .collect();
+        let flat = Aabbs::from_slice(&boxes).unwrap();
+        let pool = |n| rayon::ThreadPoolBuilder::new().num_threads(n).build().unwrap();
+        let one = pool(1).install(|| Blocked::new(&flat));
+        let three = pool(3).install(|| Blocked::new(&flat));
+        assert!(one.outsized > 0);
+        assert_eq!(one.order, three.order);
+        assert_eq!(one.outsized, three.outsized);
+        assert_eq!(one.leaves, three.leaves);
+        assert_eq!(one.levels.len(), three.levels.len());
+        for (a, b) in one.levels.iter().zip(&three.levels) {
+            assert_eq!(a.len(), b.len());
+            for i in 0..a.len() {
+                assert_eq!(a.node(i), b.node(i), "node {i}");
+            }
+        }
+    }
 
     #[test]
     fn morton_bits_give_about_a_cell_per_primitive() {

@@ -20,7 +20,7 @@ use core::fmt::Debug;
 /// A level of block bounds. Sealed (crate-private machinery of the blocked containers).
 pub trait Level: Clone + Debug + Send + Sync {
     /// One node's bounds.
-    type Bound: Copy + Debug;
+    type Bound: Copy + Debug + Send;
     /// A level holding `bounds` (node `i` is `bounds[i]`).
     fn from_bounds(bounds: &[Self::Bound]) -> Self;
     /// Number of nodes.

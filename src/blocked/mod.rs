@@ -128,6 +128,10 @@ impl<C: Blockable> Blocked<C> {
     /// primitive, at most 10 bits per axis), a radix sort of 11-bit passes (two up to 2^21
     /// primitives), one gather of every column, and the bounds (1/15 of the primitives' size
     /// again). About 30 ns per box at 1,000,000 on one thread here (`docs/benchmarks.md`).
+    ///
+    /// With the `rayon` feature, large containers (from 32,768 primitives) compute their keys,
+    /// gather their columns and bound their blocks in stretches over rayon's current pool (the
+    /// radix sort stays on the calling thread); the result does not depend on the thread count.
     #[must_use]
     pub fn new(container: &C) -> Self {
         let (order, outsized) = build::curve_order(container);

@@ -155,39 +155,63 @@ impl<const K: usize> Columns<K> {
     }
 
     /// New columns whose row `p` is row `order[p]` of these (a permutation, or any selection:
-    /// every `order[p] < len`), padding zero. One column at a time.
+    /// every `order[p] < len`), padding zero. Large selections are split into stretches of rows
+    /// over rayon's pool (with the `rayon` feature), each stretch column by column; the result
+    /// does not depend on the split.
     ///
     /// # Panics
     /// If an entry of `order` is `>= len`.
     pub(crate) fn gather(&self, order: &[u32]) -> Self {
         let chunks = order.len().div_ceil(Chunk::LANES);
-        let cols = core::array::from_fn(|k| {
-            let src = &self.cols[k];
-            let mut dst = vec![Chunk::zeroed(); chunks];
-            for (c, (d, o)) in dst.iter_mut().zip(order.chunks(Chunk::LANES)).enumerate() {
-                // The rows eight chunks ahead are asked for now (their lines are random): gathering
-                // 1,000,000 boxes took 20 ms without, 15 ms two chunks ahead, 11-12 eight ahead.
-                if let Some(ahead) = order.get((c + 8) * Chunk::LANES..(c + 9) * Chunk::LANES) {
-                    for &i in ahead {
-                        if let Some(line) = src.get(i as usize / Chunk::LANES) {
-                            crate::lanes::prefetch(line);
-                        }
-                    }
+        let mut cols: [Vec<Chunk>; K] = core::array::from_fn(|_| vec![Chunk::zeroed(); chunks]);
+        let per_task = crate::tasks::chunks_per_task(chunks, GATHER_TASK_MIN_CHUNKS);
+        // Per task, its stretch of every column.
+        let mut tasks: Vec<Vec<&mut [Chunk]>> = Vec::new();
+        for col in &mut cols {
+            for (t, stretch) in col.chunks_mut(per_task.max(1)).enumerate() {
+                if t == tasks.len() {
+                    tasks.push(Vec::with_capacity(K));
                 }
-                for (lane, &i) in d.0.iter_mut().zip(o) {
-                    let i = i as usize;
-                    assert!(i < self.len, "gather: row {i} out of bounds ({})", self.len);
-                    *lane = src[i / Chunk::LANES].0[i % Chunk::LANES];
-                }
+                tasks[t].push(stretch);
             }
-            dst
+        }
+        crate::tasks::run_tasks_mut(&mut tasks, |t, stretches| {
+            let first = t * per_task;
+            for (k, dst) in stretches.iter_mut().enumerate() {
+                self.gather_column(k, &order[first * Chunk::LANES..], dst);
+            }
         });
         Columns {
             cols,
             len: order.len(),
         }
     }
+
+    /// Rows `order[..]` of column `k` into `dst` (as many chunks as `dst` holds).
+    fn gather_column(&self, k: usize, order: &[u32], dst: &mut [Chunk]) {
+        let src = &self.cols[k];
+        for (c, (d, o)) in dst.iter_mut().zip(order.chunks(Chunk::LANES)).enumerate() {
+            // The rows eight chunks ahead are asked for now (their lines are random): gathering
+            // 1,000,000 boxes took 20 ms without, 15 ms two chunks ahead, 11-12 eight ahead.
+            if let Some(ahead) = order.get((c + 8) * Chunk::LANES..(c + 9) * Chunk::LANES) {
+                for &i in ahead {
+                    if let Some(line) = src.get(i as usize / Chunk::LANES) {
+                        crate::lanes::prefetch(line);
+                    }
+                }
+            }
+            for (lane, &i) in d.0.iter_mut().zip(o) {
+                let i = i as usize;
+                assert!(i < self.len, "gather: row {i} out of bounds ({})", self.len);
+                *lane = src[i / Chunk::LANES].0[i % Chunk::LANES];
+            }
+        }
+    }
 }
+
+/// Chunks below which a gather stays on one thread (a thread's wake-up costs about as much as
+/// gathering a few thousand rows).
+const GATHER_TASK_MIN_CHUNKS: usize = 1024;
 
 impl<const K: usize> Default for Columns<K> {
     fn default() -> Self {
