@@ -14,11 +14,15 @@ pub(crate) fn default_threads() -> usize {
     }
 }
 
-/// The items per task when `items` are split over the default thread count into a few tasks per
-/// thread, each of at least `min` items (all of them in one task when the split would not pay,
-/// or on one thread). At least 1.
-pub(crate) fn chunks_per_task(items: usize, min: usize) -> usize {
-    let threads = default_threads();
+/// The items per task when `items` are split over `threads` threads (0: the default count) into
+/// a few tasks per thread, each of at least `min` items (all of them in one task when the split
+/// would not pay, or on one thread). At least 1.
+pub(crate) fn chunks_per_task(items: usize, min: usize, threads: usize) -> usize {
+    let threads = if threads == 0 {
+        default_threads()
+    } else {
+        threads
+    };
     if threads <= 1 || items < 2 * min {
         return items.max(1);
     }

@@ -141,24 +141,6 @@ fn to_box3d(b: &Aabb) -> Box3D {
     )
 }
 
-/// `f` on a pool of one thread (the library's parallel steps then run on it alone), so that a
-/// one-thread row stays one thread with the `rayon` feature.
-fn on_one_thread<T: Send>(f: impl FnOnce() -> T + Send) -> T {
-    #[cfg(feature = "rayon")]
-    {
-        static POOL: std::sync::OnceLock<rayon::ThreadPool> = std::sync::OnceLock::new();
-        POOL.get_or_init(|| {
-            rayon::ThreadPoolBuilder::new()
-                .num_threads(1)
-                .build()
-                .expect("a pool of one thread")
-        })
-        .install(f)
-    }
-    #[cfg(not(feature = "rayon"))]
-    f()
-}
-
 fn rtree(items: &[Aabb]) -> SimdIndex3DF32 {
     let mut b = Index3DBuilder::new(items.len()).parallel(false);
     for x in items {
@@ -374,11 +356,13 @@ pub fn run(ctx: &Ctx<'_>, targets: &mut Vec<Target>) -> Vec<Table> {
             Aabbs::from_slice(black_box(items)).expect("valid").len() as u64
         }));
         vs.push(Variant::new(format!("{n} build blocked"), 1, move |_| {
-            on_one_thread(|| Blocked::new(black_box(flat)).levels() as u64)
+            Blocked::new_with_threads(black_box(flat), 1).levels() as u64
         }));
-        vs.push(Variant::new(format!("{n} build blocked all"), 1, move |_| {
-            Blocked::new(black_box(flat)).levels() as u64
-        }));
+        vs.push(Variant::new(
+            format!("{n} build blocked all"),
+            1,
+            move |_| Blocked::new(black_box(flat)).levels() as u64,
+        ));
         vs.push(Variant::new(format!("{n} build rtree"), 1, move |_| {
             rtree(black_box(items)).num_items() as u64
         }));
@@ -558,8 +542,8 @@ pub fn run(ctx: &Ctx<'_>, targets: &mut Vec<Target>) -> Vec<Table> {
         let tree = ms(&format!("{n} build rtree"));
         for (row, key) in [
             ("Aabbs::from_slice", "flat"),
-            ("Blocked::new (from the Aabbs)", "blocked"),
-            ("Blocked::new, all threads", "blocked all"),
+            ("Blocked::new_with_threads(_, 1) (one thread)", "blocked"),
+            ("Blocked::new (all threads)", "blocked all"),
             ("R-tree build", "rtree"),
         ] {
             let v = ms(&format!("{n} build {key}"));

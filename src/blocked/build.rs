@@ -59,10 +59,10 @@ fn morton_bits(n: usize) -> u32 {
     bits
 }
 
-/// The order of `c`'s primitives along the curve (a permutation of `0..count`) and how many of
+/// The order of `c`'s primitives along the curve (computed on up to `threads` threads; 0: all) (a permutation of `0..count`) and how many of
 /// them are outsized (they come last). The centres are quantised to a grid of `2^bits` cells per
 /// axis over their bounds ([`morton_bits`]); ties keep index order (the sort is stable).
-pub(crate) fn curve_order<C: Blockable>(c: &C) -> (Vec<u32>, usize) {
+pub(crate) fn curve_order<C: Blockable>(c: &C, threads: usize) -> (Vec<u32>, usize) {
     let n = c.count();
     if n == 0 {
         return (Vec::new(), 0);
@@ -71,7 +71,7 @@ pub(crate) fn curve_order<C: Blockable>(c: &C) -> (Vec<u32>, usize) {
     let lanes = |chunk: usize| (n - chunk * Chunk::LANES).min(Chunk::LANES);
     // The centres' bounds, per stretch of chunks (over rayon's pool when large), then combined
     // (min and max are exact: the split does not change them).
-    let per_task = chunks_per_task(chunks, TASK_MIN_CHUNKS);
+    let per_task = chunks_per_task(chunks, TASK_MIN_CHUNKS, threads);
     let stretches: Vec<Range<usize>> = (0..chunks)
         .step_by(per_task)
         .map(|c| c..(c + per_task).min(chunks))
@@ -148,7 +148,7 @@ pub(crate) fn curve_order<C: Blockable>(c: &C) -> (Vec<u32>, usize) {
 
 /// The levels of block bounds over `leaves`: level 0 one node per chunk of primitives, each
 /// next level one node per chunk of the level below, up to a level of at most 16 nodes.
-pub(crate) fn levels<C: Blockable>(leaves: &C) -> Vec<C::Level> {
+pub(crate) fn levels<C: Blockable>(leaves: &C, threads: usize) -> Vec<C::Level> {
     let mut levels: Vec<C::Level> = Vec::new();
     let n = leaves.count();
     if n == 0 {
@@ -157,15 +157,21 @@ pub(crate) fn levels<C: Blockable>(leaves: &C) -> Vec<C::Level> {
     // Level 0 per stretch of blocks (over rayon's pool when large); the levels above are 1/16
     // of it and stay on the calling thread.
     let chunks = n.div_ceil(Chunk::LANES);
-    let per_task = chunks_per_task(chunks, TASK_MIN_CHUNKS);
+    let per_task = chunks_per_task(chunks, TASK_MIN_CHUNKS, threads);
     let stretches: Vec<Range<usize>> = (0..chunks)
         .step_by(per_task)
         .map(|c| c..(c + per_task).min(chunks))
         .collect();
-    let first: Vec<_> = run_tasks(&stretches, |r| {
-        r.clone().map(|c| leaves.chunk_bounds(c)).collect::<Vec<_>>()
-    })
-    .concat();
+    let bounds = |r: &Range<usize>| {
+        r.clone()
+            .map(|c| leaves.chunk_bounds(c))
+            .collect::<Vec<_>>()
+    };
+    let first = if stretches.len() == 1 {
+        bounds(&stretches[0])
+    } else {
+        run_tasks(&stretches, bounds).concat()
+    };
     levels.push(C::Level::from_bounds(&first));
     while levels.last().is_some_and(|l| l.len() > Chunk::LANES) {
         let below = levels.last().expect("a level");
@@ -214,11 +220,19 @@ mod tests {
             })
             .collect();
         let flat = Aabbs::from_slice(&boxes).unwrap();
-        let pool = |n| rayon::ThreadPoolBuilder::new().num_threads(n).build().unwrap();
+        let pool = |n| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(n)
+                .build()
+                .unwrap()
+        };
         let one = pool(1).install(|| Blocked::new(&flat));
         let three = pool(3).install(|| Blocked::new(&flat));
+        let calling = pool(3).install(|| Blocked::new_with_threads(&flat, 1));
         assert!(one.outsized > 0);
         assert_eq!(one.order, three.order);
+        assert_eq!(one.order, calling.order);
+        assert_eq!(one.leaves, calling.leaves);
         assert_eq!(one.outsized, three.outsized);
         assert_eq!(one.leaves, three.leaves);
         assert_eq!(one.levels.len(), three.levels.len());

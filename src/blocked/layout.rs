@@ -36,8 +36,9 @@ pub(crate) mod private {
         fn chunk_bounds(&self, chunk: usize) -> <Self::Level as Level>::Bound;
         /// The bounds one primitive adds to its block (what `chunk_bounds` takes of it).
         fn item_bounds(item: &Self::Primitive) -> <Self::Level as Level>::Bound;
-        /// The container whose primitive `p` is primitive `order[p]` of this one.
-        fn gather(&self, order: &[u32]) -> Self;
+        /// The container whose primitive `p` is primitive `order[p]` of this one, gathered on up
+        /// to `threads` threads (0: all of rayon's pool).
+        fn gather(&self, order: &[u32], threads: usize) -> Self;
         /// Primitive `i`, if any.
         fn item(&self, i: usize) -> Option<Self::Primitive>;
         /// The container's validation of `item` as primitive `index`.
@@ -75,8 +76,8 @@ impl private::Layout for Aabbs {
         *item
     }
 
-    fn gather(&self, order: &[u32]) -> Self {
-        Aabbs::from_columns(self.columns().gather(order))
+    fn gather(&self, order: &[u32], threads: usize) -> Self {
+        Aabbs::from_columns(self.columns().gather(order, threads))
     }
 
     #[inline]
@@ -163,8 +164,8 @@ impl private::Layout for Spheres {
         sphere_bounds(item)
     }
 
-    fn gather(&self, order: &[u32]) -> Self {
-        Spheres::from_columns(self.columns().gather(order))
+    fn gather(&self, order: &[u32], threads: usize) -> Self {
+        Spheres::from_columns(self.columns().gather(order, threads))
     }
 
     #[inline]
@@ -256,8 +257,8 @@ macro_rules! hull_layout {
             })
         }
 
-        fn gather(&self, order: &[u32]) -> Self {
-            <$c>::from_columns(self.columns().gather(order))
+        fn gather(&self, order: &[u32], threads: usize) -> Self {
+            <$c>::from_columns(self.columns().gather(order, threads))
         }
 
         #[inline]

@@ -36,12 +36,25 @@ pub trait Level: Clone + Debug + Send + Sync {
     fn contains(outer: &Self::Bound, inner: &Self::Bound) -> bool;
     /// The least bound of both.
     fn union(a: &Self::Bound, b: &Self::Bound) -> Self::Bound;
-    /// A hint to fetch the columns of nodes `16 * chunk ..`.
-    fn prefetch_chunk(&self, chunk: usize);
+    /// A hint to fetch the columns of the chunks `first + i` for each set bit `i` of `bits` (the
+    /// children a walk is about to visit; one view of the columns for all of them).
+    fn prefetch_chunks(&self, first: usize, bits: u32);
     /// Per axis, a lower bound of the sides of the level's nodes (box levels; the whole-block
     /// test of a box query skips a level whose nodes are all wider than the query box). Levels
     /// that are not boxes give `0`.
     fn min_sides(&self) -> [f32; 3];
+}
+
+/// Prefetches every column of chunk `first + i` of `cols` for each set bit `i` of `bits`.
+#[inline(always)]
+fn prefetch_each<const K: usize>(cols: &Cols<'_, K>, first: usize, mut bits: u32) {
+    while bits != 0 {
+        let chunk = first + bits.trailing_zeros() as usize;
+        for k in 0..K {
+            cols.prefetch(k, chunk);
+        }
+        bits &= bits - 1;
+    }
 }
 
 /// Min over the first `n` lanes of `c` (n >= 1).
@@ -108,11 +121,8 @@ impl Level for Aabbs {
     }
 
     #[inline(always)]
-    fn prefetch_chunk(&self, chunk: usize) {
-        let cols = self.view();
-        for k in 0..6 {
-            cols.prefetch(k, chunk);
-        }
+    fn prefetch_chunks(&self, first: usize, bits: u32) {
+        prefetch_each(&self.view(), first, bits);
     }
 
     fn min_sides(&self) -> [f32; 3] {
@@ -210,11 +220,8 @@ impl<const W: usize, const LOWER: u32> Level for Hulls<W, LOWER> {
     }
 
     #[inline(always)]
-    fn prefetch_chunk(&self, chunk: usize) {
-        let cols: Cols<'_, W> = self.cols.view(0);
-        for k in 0..W {
-            cols.prefetch(k, chunk);
-        }
+    fn prefetch_chunks(&self, first: usize, bits: u32) {
+        prefetch_each(&self.cols.view::<W>(0), first, bits);
     }
 
     fn min_sides(&self) -> [f32; 3] {

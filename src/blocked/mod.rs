@@ -114,6 +114,8 @@ pub struct Blocked<C: Blockable> {
     min_sides: Vec<[f32; 3]>,
     /// How many primitives are outsized (the last ones in curve order).
     outsized: usize,
+    /// The threads of the build, its refits and rebuilds (0: all of rayon's pool).
+    threads: usize,
 }
 
 impl<C: Blockable> Blocked<C> {
@@ -130,17 +132,34 @@ impl<C: Blockable> Blocked<C> {
     /// again). About 30 ns per box at 1,000,000 on one thread here (`docs/benchmarks.md`).
     ///
     /// With the `rayon` feature, large containers (from 32,768 primitives) compute their keys,
-    /// gather their columns and bound their blocks in stretches over rayon's current pool (the
-    /// radix sort stays on the calling thread); the result does not depend on the thread count.
+    /// gather their columns and bound their blocks in stretches over every thread of rayon's
+    /// current pool (the radix sort stays on the calling thread); see
+    /// [`new_with_threads`](Blocked::new_with_threads). The result does not depend on the thread
+    /// count.
     #[must_use]
     pub fn new(container: &C) -> Self {
-        let (order, outsized) = build::curve_order(container);
-        let leaves = container.gather(&order);
+        Self::new_with_threads(container, 0)
+    }
+
+    /// [`new`](Blocked::new) on at most `threads` threads: `0` every thread of rayon's current
+    /// pool (what `new` does), `1` the calling thread only. [`refit`](Blocked::refit) and
+    /// [`rebuild`](Blocked::rebuild) keep the count. The result is the same whatever it is.
+    ///
+    /// ```
+    /// use bvlanes::{Aabb, Aabbs, Blocked};
+    /// let flat = Aabbs::from_slice(&[Aabb::new([0.0; 3], [1.0; 3])])?;
+    /// assert_eq!(Blocked::new_with_threads(&flat, 1).order(), Blocked::new(&flat).order());
+    /// # Ok::<(), bvlanes::BvError>(())
+    /// ```
+    #[must_use]
+    pub fn new_with_threads(container: &C, threads: usize) -> Self {
+        let (order, outsized) = build::curve_order(container, threads);
+        let leaves = container.gather(&order, threads);
         let mut position = vec![0u32; order.len()];
         for (p, &i) in order.iter().enumerate() {
             position[i as usize] = p as u32;
         }
-        let levels = build::levels(&leaves);
+        let levels = build::levels(&leaves, threads);
         let min_sides = build::min_sides(&levels);
         Blocked {
             leaves,
@@ -149,6 +168,7 @@ impl<C: Blockable> Blocked<C> {
             levels,
             min_sides,
             outsized,
+            threads,
         }
     }
 
@@ -242,7 +262,7 @@ impl<C: Blockable> Blocked<C> {
     /// Recomputes every bound from the primitives (tight again after moves), keeping the order.
     /// Linear in the number of primitives.
     pub fn refit(&mut self) {
-        self.levels = build::levels(&self.leaves);
+        self.levels = build::levels(&self.leaves, self.threads);
         self.min_sides = build::min_sides(&self.levels);
     }
 
@@ -250,8 +270,8 @@ impl<C: Blockable> Blocked<C> {
     /// For primitives that moved far from their blocks (their bounds grew loose); the indices do
     /// not change.
     pub fn rebuild(&mut self) {
-        let original = self.leaves.gather(&self.position);
-        *self = Self::new(&original);
+        let original = self.leaves.gather(&self.position, self.threads);
+        *self = Self::new_with_threads(&original, self.threads);
     }
 
     /// The same container with its queries pinned to `backend`.

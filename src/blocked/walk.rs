@@ -272,12 +272,11 @@ fn walk<V: Lanes, C: Blockable, Q: BlockQuery<C>, O: Out>(
                 bits &= bits - 1;
             }
         } else {
-            let below = &levels[level - 1];
+            levels[level - 1].prefetch_chunks(chunk * Chunk::LANES, partly);
             let mut bits = partly;
             while bits != 0 {
                 let i = 31 - bits.leading_zeros();
                 let child = chunk * Chunk::LANES + i as usize;
-                below.prefetch_chunk(child);
                 stack[depth] = ((level - 1) as u32, child as u32);
                 depth += 1;
                 bits &= !(1 << i);

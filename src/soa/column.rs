@@ -156,15 +156,15 @@ impl<const K: usize> Columns<K> {
 
     /// New columns whose row `p` is row `order[p]` of these (a permutation, or any selection:
     /// every `order[p] < len`), padding zero. Large selections are split into stretches of rows
-    /// over rayon's pool (with the `rayon` feature), each stretch column by column; the result
-    /// does not depend on the split.
+    /// over up to `threads` threads of rayon's pool (0: all; with the `rayon` feature), each
+    /// stretch column by column; the result does not depend on the split.
     ///
     /// # Panics
     /// If an entry of `order` is `>= len`.
-    pub(crate) fn gather(&self, order: &[u32]) -> Self {
+    pub(crate) fn gather(&self, order: &[u32], threads: usize) -> Self {
         let chunks = order.len().div_ceil(Chunk::LANES);
         let mut cols: [Vec<Chunk>; K] = core::array::from_fn(|_| vec![Chunk::zeroed(); chunks]);
-        let per_task = crate::tasks::chunks_per_task(chunks, GATHER_TASK_MIN_CHUNKS);
+        let per_task = crate::tasks::chunks_per_task(chunks, GATHER_TASK_MIN_CHUNKS, threads);
         // Per task, its stretch of every column.
         let mut tasks: Vec<Vec<&mut [Chunk]>> = Vec::new();
         for col in &mut cols {
