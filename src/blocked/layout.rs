@@ -43,8 +43,12 @@ pub(crate) mod private {
         fn item(&self, i: usize) -> Option<Self::Primitive>;
         /// The container's validation of `item` as primitive `index`.
         fn check_item(item: &Self::Primitive, index: usize) -> Result<(), BvError>;
-        /// Overwrites primitive `i < count()` with a checked item.
-        fn put(&mut self, i: usize, item: Self::Primitive);
+        /// The container's own `set`: overwrites primitive `i` with `item` after validating both
+        /// (the trait is sealed, but its methods can be reached through [`Blockable`]'s bound,
+        /// so none of them may skip a check the container's public methods make).
+        ///
+        /// [`Blockable`]: super::Blockable
+        fn put(&mut self, i: usize, item: Self::Primitive) -> Result<(), BvError>;
         /// A hint to fetch chunk `chunk` of the columns most queries read.
         fn prefetch_chunk(&self, chunk: usize);
         /// A container holding `items` (validated, naming the index in `items`).
@@ -91,8 +95,8 @@ impl private::Layout for Aabbs {
     }
 
     #[inline]
-    fn put(&mut self, i: usize, item: Aabb) {
-        self.set_valid(i, item);
+    fn put(&mut self, i: usize, item: Aabb) -> Result<(), BvError> {
+        self.set(i, item)
     }
 
     fn from_items(items: &[Aabb]) -> Result<Self, BvError> {
@@ -179,8 +183,8 @@ impl private::Layout for Spheres {
     }
 
     #[inline]
-    fn put(&mut self, i: usize, item: Sphere) {
-        self.set_valid(i, item);
+    fn put(&mut self, i: usize, item: Sphere) -> Result<(), BvError> {
+        self.set(i, item)
     }
 
     fn from_items(items: &[Sphere]) -> Result<Self, BvError> {
@@ -272,8 +276,8 @@ macro_rules! hull_layout {
         }
 
         #[inline]
-        fn put(&mut self, i: usize, item: $prim) {
-            self.set_valid(i, item);
+        fn put(&mut self, i: usize, item: $prim) -> Result<(), BvError> {
+            self.set(i, item)
         }
 
         fn from_items(items: &[$prim]) -> Result<Self, BvError> {

@@ -104,7 +104,10 @@ impl Level for Aabbs {
 
     #[inline]
     fn set_node(&mut self, i: usize, bound: Aabb) {
-        self.set_valid(i, bound);
+        // Validated like any `set` on an `Aabbs` (the trait's methods are reachable through a
+        // generic bound; none may skip a container's checks).
+        self.set(i, bound)
+            .expect("a union of finite, non-inverted boxes inside the level");
     }
 
     #[inline]

@@ -245,7 +245,9 @@ impl<C: Blockable> Blocked<C> {
         };
         C::check_item(&item, index)?;
         let p = p as usize;
-        self.leaves.put(p, item);
+        self.leaves
+            .put(p, item)
+            .expect("a checked item at a position inside the container");
         let b = C::item_bounds(&item);
         for (k, level) in self.levels.iter_mut().enumerate() {
             let node = p >> (4 * (k + 1));

@@ -263,11 +263,6 @@ macro_rules! container {
             pub(crate) fn from_columns(cols: Columns<$k>) -> Self {
                 Self { cols }
             }
-
-            /// Overwrites row `index < len()` with a primitive that passed its `check`.
-            pub(crate) fn set_valid(&mut self, index: usize, item: $prim) {
-                self.cols.set(index, Row::to_row(item));
-            }
         }
 
         impl Sealed for $name {}
