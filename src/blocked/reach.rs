@@ -8,7 +8,7 @@
 //! | query on `Aabbs` | block test on the bounds | why it never skips a hit |
 //! |---|---|---|
 //! | point, [`Aabb`], [`Staged`] | the point / box overlap test | comparisons only: a box overlapping a primitive overlaps every box containing it |
-//! | [`Sphere`] | `Conservative(sphere)` (its widened box) | the widened box overlaps every box the exact f32 test reports (`Conservative`'s guarantee), hence `B` |
+//! | [`Sphere`] | its reach box: `c -/+ (r (1 + 2^-20) + 2^-74)` in f64, rounded outward to f32 (`sphere_reach_box`; `Conservative(sphere)`'s reach, without its costlier directed f32 roundings) | the reach box holds every point within the real reach, and every box the exact f32 test reports comes that close (`Conservative`'s guarantee), hence overlaps it, hence `B` |
 //! | `Conservative(sphere)` | itself | a box test |
 //! | [`Frustum`] | itself, on the bounds | monotone: at a larger box the p-vertex's `t` and the margin `m` both grow (each term, product, sum and rounding is monotone), so a plane that rejects `B` (`t + m < 0`) rejects every box inside it |
 //! | [`Obb`] | none: every block is tested | the separating-axis margin is not monotone in the box |
@@ -50,7 +50,7 @@ use crate::kernel::{
 };
 use crate::primitive::{Aabb, DownTet, Frustum, Obb, Octahedron, Sphere, UpTet};
 use crate::query::private::Bind;
-use crate::query::{Conservative, Query};
+use crate::query::{Conservative, Query, sphere_reach_box};
 use crate::round::f32_at_least;
 use crate::soa::{Aabbs, DownTets, Octahedra, Spheres, UpTets};
 use crate::strategy::Staged;
@@ -169,12 +169,12 @@ block_test_query! {
     Aabbs, [f32; 3] => [f32; 3];
     Aabbs, Aabb => Aabb;
     Aabbs, Staged => Aabb;
-    Aabbs, Sphere => Conservative<Sphere>;
+    Aabbs, Sphere => Aabb;
     Aabbs, Conservative<Sphere> => Conservative<Sphere>;
     Aabbs, Frustum => Frustum;
     Spheres, [f32; 3] => [f32; 3];
     Spheres, Aabb => Aabb;
-    Spheres, Sphere => Conservative<Sphere>;
+    Spheres, Sphere => Aabb;
     Spheres, Frustum => WideFrustum;
 }
 
@@ -214,7 +214,7 @@ reach!(Aabbs, Staged, |q| q.0, AabbsInsideBox<'a>, |q, l, m| {
 reach!(
     Aabbs,
     Sphere,
-    |q| Conservative(*q),
+    |q| sphere_reach_box(q),
     AabbsInsideBox<'a>,
     |_q, _l, _m| never()
 );
@@ -245,7 +245,7 @@ reach!(Spheres, Aabb, |q| *q, AabbsInsideBox<'a>, |q, l, m| {
 reach!(
     Spheres,
     Sphere,
-    |q| Conservative(*q),
+    |q| sphere_reach_box(q),
     AabbsInsideBox<'a>,
     |_q, _l, _m| never()
 );

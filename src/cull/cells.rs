@@ -8,7 +8,7 @@ use crate::lanes::Backend;
 use crate::lanes::Chunk;
 use crate::lanes::{Lanes, WithLanes, dispatch};
 use crate::primitive::{Aabb, Sphere};
-use crate::query::{REACH_FLOOR, REACH_WIDEN, aabbs_vs_sphere};
+use crate::query::{aabbs_vs_sphere, sphere_reach};
 use crate::round::{extent_up, reach_down};
 use crate::soa::{Aabbs, Spheres};
 
@@ -182,19 +182,6 @@ impl SortedCells {
     }
 }
 
-/// The light's reach along `axis`, `c -+ (r (1 + 2^-20) + 2^-74)`, in f64 and rounded outwards:
-/// every cell the exact sphere-box test accepts overlaps it on that axis (the bound behind
-/// `Conservative(sphere)`, `docs/algorithms.md`, "Sphere against boxes, conservative": an f32
-/// hit's real gap is at most `r (1 + 3.5 u) + 2^-74`). `r (1 + 2^-20)` is exact in f64 (24 + 21
-/// significant bits); the sum and the two ends are rounded outwards by an f64 ulp each. Cheaper
-/// than `Conservative`'s f32 box, whose directed f32 roundings took most of a light's time.
-#[inline]
-fn reach(light: &Sphere, axis: usize) -> [f64; 2] {
-    let r = (f64::from(light.radius) * f64::from(REACH_WIDEN) + f64::from(REACH_FLOOR)).next_up();
-    let c = f64::from(light.center[axis]);
-    [(c - r).next_down(), (c + r).next_up()]
-}
-
 /// Up to this many cells, a grid assigns its lights as one batch of the cells as box queries over
 /// the lights ([`SortedCells::few`]) instead of binning: measured (10,000 lights of the uniform
 /// scene, one thread, `bvlanes-bench --table lights`) 0.16x the binned time at 16 cells, 0.70x at
@@ -221,8 +208,8 @@ impl<R: RunSink> WithLanes for &mut Windows<'_, R> {
         let [b0, b1] = cells.bins;
         for l in self.which.clone() {
             let light = self.lights.get(l).expect("light index below len");
-            let rows = b0.reach(reach(&light, b0.axis));
-            let cols = b1.reach(reach(&light, b1.axis));
+            let rows = b0.reach(sphere_reach(&light, b0.axis));
+            let cols = b1.reach(sphere_reach(&light, b1.axis));
             for i in rows {
                 // The row's bins `cols` are one stretch of sorted positions.
                 let (first, end) = (

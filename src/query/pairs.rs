@@ -30,7 +30,9 @@ use crate::kernel::{
 };
 use crate::primitive::{Aabb, DownTet, Frustum, Obb, Octahedron, Sphere, UpTet};
 use crate::primitive::{all_finite, any_nan, project_down, project_up};
-use crate::round::{add_up, f32_at_least, mul_up, sum_down, sum_sign_extended, weighted_sum_up};
+use crate::round::{
+    add_up, f32_at_least, f32_at_most, mul_up, sum_down, sum_sign_extended, weighted_sum_up,
+};
 use crate::soa::{Aabbs, DownTets, Obbs, Octahedra, Spheres, UpTets};
 use crate::strategy::{BoxStrategy, Staged};
 use core::cmp::Ordering;
@@ -183,6 +185,28 @@ fn aabbs_vs_obb<'a>(c: &'a Aabbs, q: &Obb) -> AabbsVsObb<'a> {
 /// plus an underflow term below `2^-74`).
 pub(crate) fn widened_sphere_box(s: &Sphere) -> Aabb {
     Aabb::from_sphere(&Sphere::new(s.center, widened_radius(s.radius)))
+}
+
+/// The sphere's reach along `axis`, `c -+ (r (1 + 2^-20) + 2^-74)`, in f64 and rounded outwards:
+/// every box the exact sphere-box test accepts, and every sphere the exact sphere-sphere test
+/// accepts within its own reach, overlaps it on that axis (the bound behind `Conservative(sphere)`,
+/// `docs/algorithms.md`, "Sphere against boxes, conservative": an f32 hit's real gap is at most
+/// `r (1 + 3.5 u) + 2^-74`). `r (1 + 2^-20)` is exact in f64 (24 + 21 significant bits); the sum
+/// and the two ends are rounded outwards by an f64 ulp each. Cheaper than `Conservative`'s f32
+/// box ([`widened_sphere_box`]), whose directed f32 roundings cost several times as much.
+#[inline]
+pub(crate) fn sphere_reach(s: &Sphere, axis: usize) -> [f64; 2] {
+    let r = (f64::from(s.radius) * f64::from(REACH_WIDEN) + f64::from(REACH_FLOOR)).next_up();
+    let c = f64::from(s.center[axis]);
+    [(c - r).next_down(), (c + r).next_up()]
+}
+
+/// [`sphere_reach`] on the three axes as an f32 box, rounded outwards (infinite where the reach
+/// passes `f32::MAX`; NaN for a NaN sphere, which no query lets through its screening).
+#[inline]
+pub(crate) fn sphere_reach_box(s: &Sphere) -> Aabb {
+    let r = [0, 1, 2].map(|a| sphere_reach(s, a));
+    Aabb::new(r.map(|[lo, _]| f32_at_most(lo)), r.map(|[_, hi]| f32_at_least(hi)))
 }
 
 /// `(false, r * r)`, or, when that overflows (radius `2^64` and up), `(true, (r * 2^-66)^2)`: the
