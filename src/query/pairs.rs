@@ -206,7 +206,10 @@ pub(crate) fn sphere_reach(s: &Sphere, axis: usize) -> [f64; 2] {
 #[inline]
 pub(crate) fn sphere_reach_box(s: &Sphere) -> Aabb {
     let r = [0, 1, 2].map(|a| sphere_reach(s, a));
-    Aabb::new(r.map(|[lo, _]| f32_at_most(lo)), r.map(|[_, hi]| f32_at_least(hi)))
+    Aabb::new(
+        r.map(|[lo, _]| f32_at_most(lo)),
+        r.map(|[_, hi]| f32_at_least(hi)),
+    )
 }
 
 /// `(false, r * r)`, or, when that overflows (radius `2^64` and up), `(true, (r * 2^-66)^2)`: the
