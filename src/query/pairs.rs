@@ -194,7 +194,7 @@ pub(crate) fn widened_sphere_box(s: &Sphere) -> Aabb {
 /// `r (1 + 3.5 u) + 2^-74`). `r (1 + 2^-20)` is exact in f64 (24 + 21 significant bits); the sum
 /// and the two ends are rounded outwards by an f64 ulp each. Cheaper than `Conservative`'s f32
 /// box ([`widened_sphere_box`]), whose directed f32 roundings cost several times as much.
-#[inline]
+#[inline(always)]
 pub(crate) fn sphere_reach(s: &Sphere, axis: usize) -> [f64; 2] {
     let r = (f64::from(s.radius) * f64::from(REACH_WIDEN) + f64::from(REACH_FLOOR)).next_up();
     let c = f64::from(s.center[axis]);
@@ -203,13 +203,17 @@ pub(crate) fn sphere_reach(s: &Sphere, axis: usize) -> [f64; 2] {
 
 /// [`sphere_reach`] on the three axes as an f32 box, rounded outwards (infinite where the reach
 /// passes `f32::MAX`; NaN for a NaN sphere, which no query lets through its screening).
-#[inline]
+#[inline(always)]
 pub(crate) fn sphere_reach_box(s: &Sphere) -> Aabb {
-    let r = [0, 1, 2].map(|a| sphere_reach(s, a));
-    Aabb::new(
-        r.map(|[lo, _]| f32_at_most(lo)),
-        r.map(|[_, hi]| f32_at_least(hi)),
-    )
+    // A loop, not `array::map`: the blocked walk calls this inside the tiers' entry points, where
+    // a `map` closure was compiled out of line (`.ci/check-inlining`).
+    let (mut min, mut max) = ([0.0; 3], [0.0; 3]);
+    for a in 0..3 {
+        let [lo, hi] = sphere_reach(s, a);
+        min[a] = f32_at_most(lo);
+        max[a] = f32_at_least(hi);
+    }
+    Aabb::new(min, max)
 }
 
 /// `(false, r * r)`, or, when that overflows (radius `2^64` and up), `(true, (r * 2^-66)^2)`: the
