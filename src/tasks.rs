@@ -14,15 +14,22 @@ pub(crate) fn default_threads() -> usize {
     }
 }
 
+/// `threads`, or the default count ([`default_threads`]) for 0: how every thread count the
+/// crate takes is read.
+#[inline]
+pub(crate) fn threads_or_default(threads: usize) -> usize {
+    if threads == 0 {
+        default_threads()
+    } else {
+        threads
+    }
+}
+
 /// The items per task when `items` are split over `threads` threads (0: the default count) into
 /// a few tasks per thread, each of at least `min` items (all of them in one task when the split
 /// would not pay, or on one thread). At least 1.
 pub(crate) fn chunks_per_task(items: usize, min: usize, threads: usize) -> usize {
-    let threads = if threads == 0 {
-        default_threads()
-    } else {
-        threads
-    };
+    let threads = threads_or_default(threads);
     if threads <= 1 || items < 2 * min {
         return items.max(1);
     }

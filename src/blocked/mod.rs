@@ -417,11 +417,7 @@ impl<'a, C: Blockable> BlockedPinned<'a, C> {
     /// The threads a batch may use.
     #[must_use]
     pub fn threads(&self) -> usize {
-        if self.threads == 0 {
-            crate::tasks::default_threads()
-        } else {
-            self.threads
-        }
+        crate::tasks::threads_or_default(self.threads)
     }
 
     /// `n` queries cut into ranges, one task each: one range on one thread or for a small batch,
@@ -522,13 +518,8 @@ impl<'a, C: Blockable> BlockedPinned<'a, C> {
     ///
     /// # Panics
     /// If the batch has more than `u32::MAX` hits in all.
-    pub fn for_each_hit_many<Q: BlockQuery<C>>(&self, queries: &[Q], mut f: impl FnMut(u32, u32)) {
-        let lists = self.hits_many(queries);
-        for q in 0..lists.queries() {
-            for &i in lists.query(q) {
-                f(q as u32, i);
-            }
-        }
+    pub fn for_each_hit_many<Q: BlockQuery<C>>(&self, queries: &[Q], f: impl FnMut(u32, u32)) {
+        self.hits_many(queries).for_each_hit(f);
     }
 
     /// The walk of `query` into `out`, on this backend (one dispatch).

@@ -102,6 +102,16 @@ impl HitLists {
         &self.indices[self.offsets[q] as usize..self.offsets[q + 1] as usize]
     }
 
+    /// Calls `f(query, primitive)` for every hit, in (query, primitive) order: what the
+    /// containers' `for_each_hit_many` hand on.
+    pub(crate) fn for_each_hit(&self, mut f: impl FnMut(u32, u32)) {
+        for q in 0..self.queries() {
+            for &i in self.query(q) {
+                f(q as u32, i);
+            }
+        }
+    }
+
     /// Empties the lists (no query), keeping the allocations.
     pub fn clear(&mut self) {
         self.offsets.clear();
@@ -433,12 +443,7 @@ impl<C: Container> Pinned<'_, C> {
     ///
     /// # Panics
     /// If the batch has more than `u32::MAX` hits in all.
-    pub fn for_each_hit_many<Q: Query<C>>(&self, queries: &[Q], mut f: impl FnMut(u32, u32)) {
-        let lists = self.hits_many(queries);
-        for q in 0..lists.queries() {
-            for &i in lists.query(q) {
-                f(q as u32, i);
-            }
-        }
+    pub fn for_each_hit_many<Q: Query<C>>(&self, queries: &[Q], f: impl FnMut(u32, u32)) {
+        self.hits_many(queries).for_each_hit(f);
     }
 }

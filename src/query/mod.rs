@@ -122,11 +122,7 @@ impl<'a, C: Container> Pinned<'a, C> {
     /// current rayon pool's (1 without the `rayon` feature).
     #[must_use]
     pub fn threads(&self) -> usize {
-        if self.threads == 0 {
-            crate::tasks::default_threads()
-        } else {
-            self.threads
-        }
+        crate::tasks::threads_or_default(self.threads)
     }
 
     /// The backend queries run on.
