@@ -11,6 +11,17 @@ use core::ops::Range;
 /// Chunks of primitives below which a build step stays on one thread.
 const TASK_MIN_CHUNKS: usize = 1024;
 
+/// `chunks` chunks cut into the stretches of a build step's tasks (one stretch when the split
+/// does not pay or `threads` is 1), and the chunks per stretch (the last may hold fewer).
+fn stretches(chunks: usize, threads: usize) -> (usize, Vec<Range<usize>>) {
+    let per_task = chunks_per_task(chunks, TASK_MIN_CHUNKS, threads);
+    let stretches = (0..chunks)
+        .step_by(per_task)
+        .map(|c| c..(c + per_task).min(chunks))
+        .collect();
+    (per_task, stretches)
+}
+
 /// Most bits per axis of the Morton key (a 1024^3 grid over the centres' bounds).
 const MORTON_BITS: u32 = 10;
 
@@ -59,9 +70,10 @@ fn morton_bits(n: usize) -> u32 {
     bits
 }
 
-/// The order of `c`'s primitives along the curve (computed on up to `threads` threads; 0: all) (a permutation of `0..count`) and how many of
-/// them are outsized (they come last). The centres are quantised to a grid of `2^bits` cells per
-/// axis over their bounds ([`morton_bits`]); ties keep index order (the sort is stable).
+/// The order of `c`'s primitives along the curve (a permutation of `0..count`) and how many of
+/// them are outsized (they come last), computed on up to `threads` threads (0: all). The centres
+/// are quantised to a grid of `2^bits` cells per axis over their bounds ([`morton_bits`]); ties
+/// keep index order (the sort is stable).
 pub(crate) fn curve_order<C: Blockable>(c: &C, threads: usize) -> (Vec<u32>, usize) {
     let n = c.count();
     if n == 0 {
@@ -71,11 +83,7 @@ pub(crate) fn curve_order<C: Blockable>(c: &C, threads: usize) -> (Vec<u32>, usi
     let lanes = |chunk: usize| (n - chunk * Chunk::LANES).min(Chunk::LANES);
     // The centres' bounds, per stretch of chunks (over rayon's pool when large), then combined
     // (min and max are exact: the split does not change them).
-    let per_task = chunks_per_task(chunks, TASK_MIN_CHUNKS, threads);
-    let stretches: Vec<Range<usize>> = (0..chunks)
-        .step_by(per_task)
-        .map(|c| c..(c + per_task).min(chunks))
-        .collect();
+    let (per_task, stretches) = stretches(chunks, threads);
     let parts = run_tasks(&stretches, |r| {
         let mut lo = [f32::INFINITY; 3];
         let mut hi = [f32::NEG_INFINITY; 3];
@@ -157,11 +165,7 @@ pub(crate) fn levels<C: Blockable>(leaves: &C, threads: usize) -> Vec<C::Level> 
     // Level 0 per stretch of blocks (over rayon's pool when large); the levels above are 1/16
     // of it and stay on the calling thread.
     let chunks = n.div_ceil(Chunk::LANES);
-    let per_task = chunks_per_task(chunks, TASK_MIN_CHUNKS, threads);
-    let stretches: Vec<Range<usize>> = (0..chunks)
-        .step_by(per_task)
-        .map(|c| c..(c + per_task).min(chunks))
-        .collect();
+    let (_, stretches) = stretches(chunks, threads);
     let bounds = |r: &Range<usize>| {
         r.clone()
             .map(|c| leaves.chunk_bounds(c))

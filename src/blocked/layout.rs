@@ -149,18 +149,9 @@ impl private::Layout for Spheres {
     }
 
     fn chunk_bounds(&self, chunk: usize) -> Aabb {
-        let n = (self.len() - chunk * Chunk::LANES).min(Chunk::LANES);
-        debug_assert!(n > 0);
-        let base = chunk * Chunk::LANES;
-        let mut b = sphere_bounds(&self.get(base).expect("a sphere"));
-        for i in base + 1..base + n {
-            let s = sphere_bounds(&self.get(i).expect("a sphere"));
-            for a in 0..3 {
-                b.min[a] = b.min[a].min(s.min[a]);
-                b.max[a] = b.max[a].max(s.max[a]);
-            }
-        }
-        b
+        fold_bounds::<Aabbs>(self.len(), chunk, |i| {
+            sphere_bounds(&self.get(i).expect("a sphere"))
+        })
     }
 
     #[inline]

@@ -168,7 +168,7 @@ impl<const K: usize> Columns<K> {
         // Per task, its stretch of every column.
         let mut tasks: Vec<Vec<&mut [Chunk]>> = Vec::new();
         for col in &mut cols {
-            for (t, stretch) in col.chunks_mut(per_task.max(1)).enumerate() {
+            for (t, stretch) in col.chunks_mut(per_task).enumerate() {
                 if t == tasks.len() {
                     tasks.push(Vec::with_capacity(K));
                 }
