@@ -11,7 +11,10 @@
 //! `(max(min y_s, min y_t), max(min z_s, min z_t))`, the min corner of their overlap in the y/z
 //! plane: the point lies in both elements' extents (they overlap), and the cell of a point is a
 //! monotone function of each coordinate, so that cell is in both elements' cell ranges, and it is
-//! one cell. When `s` spans one cell only, the pair can be met nowhere else, and no check is made.
+//! one cell. By the same monotony, the cell of a max is the max of the cells: the cell is
+//! `(max(y0_s, y0_t), max(z0_s, z0_t))` of the two elements' first cells along y and z, so the
+//! check compares the cell ranges the build computed and makes no float operation. When `s` spans
+//! one cell only, the pair can be met nowhere else, and no check is made.
 //!
 //! # Order
 //! The sweep takes the elements in global sweep order and scans each of its cells from its own
@@ -35,6 +38,8 @@ pub(super) struct Grid {
     lo: [f32; 2],
     inv: [f32; 2],
     dims: [usize; 2],
+    /// `dims - 1` as floats (the last cell along each axis).
+    last: [f32; 2],
 }
 
 impl Grid {
@@ -45,6 +50,7 @@ impl Grid {
             lo: [0.0; 2],
             inv: [0.0; 2],
             dims: [1; 2],
+            last: [0.0; 2],
         };
         for k in 0..2 {
             let d = dims[k].clamp(1, MAX_CELLS_PER_AXIS);
@@ -53,6 +59,7 @@ impl Grid {
                 g.lo[k] = lo[k];
                 g.inv[k] = inv;
                 g.dims[k] = d;
+                g.last[k] = (d - 1) as f32;
             }
         }
         g
@@ -69,8 +76,10 @@ impl Grid {
     #[inline(always)]
     fn cell(&self, k: usize, v: f32) -> usize {
         let t = (v - self.lo[k]) * self.inv[k];
-        // `as` saturates (and takes NaN, which finite `lo` and `v` do not make, to 0).
-        (t.max(0.0) as usize).min(self.dims[k] - 1)
+        // Clamped to the grid as a float (`max` takes a NaN, which finite `lo` and `v` do not
+        // make, to 0), so the conversion is in range: a 32-bit one, cheaper than a saturating
+        // conversion to `usize`.
+        t.max(0.0).min(self.last[k]) as i32 as usize
     }
 
     /// The cell ranges `[y0, y1, z0, z1]` (inclusive) of extent `[min y, min z, max y, max z]`.
@@ -82,6 +91,22 @@ impl Grid {
             self.cell(1, e[1]) as u16,
             self.cell(1, e[3]) as u16,
         ]
+    }
+}
+
+/// Calls `f(c)` for each cell `c` (row-major, `gz` cells a row) in the ranges `sp` (see
+/// [`Grid::span`]); most elements lie in one cell, which takes no loop.
+#[inline(always)]
+fn for_cells(sp: [u16; 4], gz: usize, mut f: impl FnMut(usize)) {
+    let [y0, y1, z0, z1] = sp.map(usize::from);
+    if y0 == y1 && z0 == z1 {
+        f(y0 * gz + z0);
+        return;
+    }
+    for y in y0..y1 + 1 {
+        for z in z0..z1 + 1 {
+            f(y * gz + z);
+        }
     }
 }
 
@@ -100,8 +125,6 @@ pub(super) struct Cells {
     order: Vec<u32>,
     /// Per sorted position: its cell ranges (see [`Grid::span`]); empty with one cell.
     spans: Vec<[u16; 4]>,
-    /// Per sorted position: its min along y and z (for the pair-once rule); empty with one cell.
-    mins: Vec<[f32; 2]>,
 }
 
 impl Cells {
@@ -117,37 +140,26 @@ impl Cells {
         dims: Option<[usize; 2]>,
     ) -> Cells {
         let n = order.len();
-        let (grid, spans, mins) = if dims == Some([1, 1]) {
-            (
-                Grid::new([0.0; 2], [0.0; 2], [1, 1]),
-                Vec::new(),
-                Vec::new(),
-            )
-        } else {
-            let extents: Vec<[f32; 4]> = order
-                .iter()
-                .map(|&i| side_extent(shape, axis, &rows[i as usize]))
-                .collect();
-            let grid = grid_for(&extents, dims);
-            if grid.dims() == [1, 1] {
-                (grid, Vec::new(), Vec::new())
-            } else {
-                let spans = extents.iter().map(|&e| grid.span(e)).collect();
-                let mins = extents.iter().map(|e| [e[0], e[1]]).collect();
-                (grid, spans, mins)
-            }
+        // Per element, by original index: its cell ranges (empty with one cell). The passes in
+        // the rows' own order are sequential; the one in sweep order reads each row once.
+        let extents = rows.iter().map(|r| side_extent(shape, axis, r));
+        let grid = match dims {
+            Some([1, 1]) => Grid::new([0.0; 2], [0.0; 2], [1, 1]),
+            _ => grid_for(extents.clone(), n, dims),
         };
         let [gy, gz] = grid.dims();
-        let span = |s: usize| spans.get(s).copied().unwrap_or([0; 4]);
+        let by_index: Vec<[u16; 4]> = if gy * gz == 1 {
+            Vec::new()
+        } else {
+            extents.map(|e| grid.span(e)).collect()
+        };
         // Cell sizes, then their starts (each list, plus a padding lane, rounded up to chunks).
         let mut fill = vec![0usize; gy * gz];
-        for s in 0..n {
-            let sp = span(s);
-            for y in sp[0]..sp[1] + 1 {
-                for z in sp[2]..sp[3] + 1 {
-                    fill[usize::from(y) * gz + usize::from(z)] += 1;
-                }
-            }
+        if by_index.is_empty() {
+            fill[0] = n;
+        }
+        for &sp in &by_index {
+            for_cells(sp, gz, |c| fill[c] += 1);
         }
         let mut starts = Vec::with_capacity(gy * gz);
         let mut end = 0;
@@ -156,26 +168,31 @@ impl Cells {
             end = (end + *f + 1).next_multiple_of(Chunk::LANES);
             *f = *starts.last().expect("pushed");
         }
-        // The listings, in sweep order within each cell.
+        // The listings, in sweep order within each cell, and each element's cell ranges in
+        // sweep order.
         let mut set = SortedBoxes::padded(shape, filtered, end);
-        for (s, &i) in order.iter().enumerate() {
-            let row = &rows[i as usize];
-            let sp = span(s);
-            for y in sp[0]..sp[1] + 1 {
-                for z in sp[2]..sp[3] + 1 {
-                    let c = usize::from(y) * gz + usize::from(z);
+        let spans: Vec<[u16; 4]> = if by_index.is_empty() {
+            for (s, &i) in order.iter().enumerate() {
+                set.put(s, &rows[i as usize], s as u32);
+            }
+            Vec::new()
+        } else {
+            let spans: Vec<[u16; 4]> = order.iter().map(|&i| by_index[i as usize]).collect();
+            for (s, (&i, &sp)) in order.iter().zip(&spans).enumerate() {
+                let row = &rows[i as usize];
+                for_cells(sp, gz, |c| {
                     set.put(fill[c], row, s as u32);
                     fill[c] += 1;
-                }
+                });
             }
-        }
+            spans
+        };
         Cells {
             grid,
             set,
             starts,
             order,
             spans,
-            mins,
         }
     }
 
@@ -233,8 +250,11 @@ impl Cells {
 /// of a uniform spread; elements beyond it fall in the outer cells). The automatic choice: cells
 /// about [`CELL_EXTENTS`] mean extents wide, at most [`MAX_CELLS_PER_AXIS`] per axis, and at
 /// least [`MIN_PER_CELL`] elements per cell on average.
-pub(super) fn grid_for(extents: &[[f32; 4]], dims: Option<[usize; 2]>) -> Grid {
-    let n = extents.len();
+pub(super) fn grid_for(
+    extents: impl Iterator<Item = [f32; 4]>,
+    n: usize,
+    dims: Option<[usize; 2]>,
+) -> Grid {
     // Per axis: sum of extents, sum of centres, sum of squared centres.
     let mut st = [[0.0f64; 3]; 2];
     for e in extents {
@@ -335,7 +355,6 @@ impl<F: FnMut(u32, u32) -> bool> CompleteCells<'_, F> {
                 continue;
             }
             found.clear();
-            let [my, mz] = cells.mins[s];
             let q = set.row(cursor[usize::from(sp[0]) * gz + usize::from(sp[2])]);
             for y in sp[0]..sp[1] + 1 {
                 for z in sp[2]..sp[3] + 1 {
@@ -344,10 +363,9 @@ impl<F: FnMut(u32, u32) -> bool> CompleteCells<'_, F> {
                     cursor[ci] += 1;
                     scan::<V, SHAPE>(set, q, at + 1, |t| {
                         let g = set.perm[t];
-                        let [ty, tz] = cells.mins[g as usize];
-                        if grid.cell(0, my.max(ty)) == usize::from(y)
-                            && grid.cell(1, mz.max(tz)) == usize::from(z)
-                        {
+                        // The cell of the overlap's min corner (see the module docs).
+                        let tp = cells.spans[g as usize];
+                        if sp[0].max(tp[0]) == y && sp[2].max(tp[2]) == z {
                             found.push(g);
                         }
                         true

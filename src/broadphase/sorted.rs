@@ -114,7 +114,7 @@ impl SortedBoxes {
     }
 
     /// Writes `row` and `perm` value `p` to lane `s`.
-    #[inline]
+    #[inline(always)]
     pub(super) fn put(&mut self, s: usize, row: &Row, p: u32) {
         let stride = self.stride();
         let (c, l) = (s / Chunk::LANES, s % Chunk::LANES);
@@ -189,6 +189,7 @@ pub(super) fn columns(shape: Shape, filtered: bool) -> usize {
 /// other axes ([`others`]): `[min b, min c, max b, max c]`. Boxes: their own; spheres and
 /// octahedra: the widened extents of their sweep rows along those axes ([`sphere_row`],
 /// [`octahedron_row`]), which two elements that the exact test accepts always share.
+#[inline]
 pub(super) fn side_extent(shape: Shape, axis: usize, r: &Row) -> [f32; 4] {
     match shape {
         Shape::Boxes => [r[1], r[2], r[4], r[5]],
