@@ -12,9 +12,12 @@
 //! plane: the point lies in both elements' extents (they overlap), and the cell of a point is a
 //! monotone function of each coordinate, so that cell is in both elements' cell ranges, and it is
 //! one cell. By the same monotony, the cell of a max is the max of the cells: the cell is
-//! `(max(y0_s, y0_t), max(z0_s, z0_t))` of the two elements' first cells along y and z, so the
-//! check compares the cell ranges the build computed and makes no float operation. When `s` spans
-//! one cell only, the pair can be met nowhere else, and no check is made.
+//! `(max(y0_s, y0_t), max(z0_s, z0_t))` of the two elements' first cells along y and z. In a
+//! cell past the first row of `s`'s range, that max is the cell's row only if `t`'s range starts
+//! there (and likewise for columns), so each listing carries two bits, "its range starts in an
+//! earlier row / column", and the scan of `s` in such a cell drops the lanes with a bit it needs,
+//! inside its SIMD loop ([`Once`]). When `s` spans one cell only, the pair can be met nowhere
+//! else, and no check is made.
 //!
 //! # Order
 //! The sweep takes the elements in global sweep order and scans each of its cells from its own
@@ -23,7 +26,7 @@
 //! reported. Pairs therefore come in exactly the one-axis sweep's order.
 
 use super::sorted::{MIN_X, Row, Shape, SortedBoxes, side_extent};
-use super::sweep::{DENSE, code, scan, with_code};
+use super::sweep::{DENSE, HitStream, Once, code, with_code};
 use crate::lanes::{Chunk, Lanes, WithLanes};
 use core::ops::Range;
 
@@ -121,6 +124,11 @@ pub(super) struct Cells {
     set: SortedBoxes,
     /// Per cell: its first lane in `set`.
     starts: Vec<usize>,
+    /// Per lane of `set`: the original index of the element listed there (0 in padding lanes).
+    by_lane: Vec<u32>,
+    /// Per chunk of `set`: the first cells its lanes' elements lack (see [`Once`]); empty with
+    /// one cell.
+    misses: Vec<Chunk>,
     /// Per sorted position: the element's original index.
     order: Vec<u32>,
     /// Per sorted position: its cell ranges (see [`Grid::span`]); empty with one cell.
@@ -171,25 +179,39 @@ impl Cells {
         // The listings, in sweep order within each cell, and each element's cell ranges in
         // sweep order.
         let mut set = SortedBoxes::padded(shape, filtered, end);
+        let mut by_lane = vec![0; end];
+        let mut misses = Vec::new();
         let spans: Vec<[u16; 4]> = if by_index.is_empty() {
             for (s, &i) in order.iter().enumerate() {
                 set.put(s, &rows[i as usize], s as u32);
+                by_lane[s] = i;
             }
             Vec::new()
         } else {
             let spans: Vec<[u16; 4]> = order.iter().map(|&i| by_index[i as usize]).collect();
+            misses = vec![Chunk([0.0; Chunk::LANES]); end / Chunk::LANES];
             for (s, (&i, &sp)) in order.iter().zip(&spans).enumerate() {
                 let row = &rows[i as usize];
-                for_cells(sp, gz, |c| {
-                    set.put(fill[c], row, s as u32);
-                    fill[c] += 1;
-                });
+                let [y0, y1, z0, z1] = sp.map(usize::from);
+                for y in y0..y1 + 1 {
+                    for z in z0..z1 + 1 {
+                        let (c, lane) = (y * gz + z, fill[y * gz + z]);
+                        set.put(lane, row, s as u32);
+                        by_lane[lane] = i;
+                        // The first cells the element lacks here (see `Once`).
+                        let miss = u32::from(y > y0) | (u32::from(z > z0) << 1);
+                        misses[lane / Chunk::LANES].0[lane % Chunk::LANES] = f32::from_bits(miss);
+                        fill[c] += 1;
+                    }
+                }
             }
             spans
         };
         Cells {
             grid,
             set,
+            by_lane,
+            misses,
             starts,
             order,
             spans,
@@ -330,57 +352,87 @@ impl<F: FnMut(u32, u32) -> bool> WithLanes for &mut CompleteCells<'_, F> {
 }
 
 impl<F: FnMut(u32, u32) -> bool> CompleteCells<'_, F> {
+    /// Elements are swept in batches: their scans append their hits to a [`HitStream`] (the
+    /// scanning element's index as the owner), until it holds [`BATCH`] hits or more, and then
+    /// the batch's pairs are reported in one flat loop. So an element costs its scans and no
+    /// loop over its hits (the hit counts are small and vary: such a loop mispredicts its exit).
     #[inline(always)]
     fn sweep<V: Lanes, const SHAPE: u8>(&mut self) {
         let cells = self.cells;
-        let (set, order, grid) = (&cells.set, &cells.order[..], &cells.grid);
-        let gz = grid.dims()[1];
+        let (set, order) = (&cells.set, &cells.order[..]);
+        let gz = cells.grid.dims()[1];
         let cursor = &mut self.cursor;
-        let pair = &mut self.pair;
-        let mut found: Vec<u32> = Vec::new();
-        for s in self.range.clone() {
-            let a = order[s];
-            let mut report = |g: u32| {
-                let b = order[g as usize];
-                if a < b { pair(a, b) } else { pair(b, a) }
-            };
-            let sp = cells.spans.get(s).copied().unwrap_or([0; 4]);
-            if sp[0] == sp[1] && sp[2] == sp[3] {
-                let ci = usize::from(sp[0]) * gz + usize::from(sp[2]);
-                let at = cursor[ci];
-                cursor[ci] += 1;
-                if !scan::<V, SHAPE>(set, set.row(at), at + 1, |t| report(set.perm[t])) {
-                    return;
-                }
-                continue;
-            }
-            found.clear();
-            let q = set.row(cursor[usize::from(sp[0]) * gz + usize::from(sp[2])]);
-            for y in sp[0]..sp[1] + 1 {
-                for z in sp[2]..sp[3] + 1 {
-                    let ci = usize::from(y) * gz + usize::from(z);
+        let mut hits = HitStream::new();
+        let mut keyed: Vec<u64> = Vec::new();
+        let mut s = self.range.start;
+        while s < self.range.end {
+            hits.len = 0;
+            while s < self.range.end && hits.len < BATCH {
+                let first = hits.len;
+                let sp = cells.spans.get(s).copied().unwrap_or([0; 4]);
+                if sp[0] == sp[1] && sp[2] == sp[3] {
+                    let ci = usize::from(sp[0]) * gz + usize::from(sp[2]);
                     let at = cursor[ci];
                     cursor[ci] += 1;
-                    scan::<V, SHAPE>(set, q, at + 1, |t| {
-                        let g = set.perm[t];
-                        // The cell of the overlap's min corner (see the module docs).
-                        let tp = cells.spans[g as usize];
-                        if sp[0].max(tp[0]) == y && sp[2].max(tp[2]) == z {
-                            found.push(g);
+                    hits.scan::<V, SHAPE, false>(set, set.row(at), at + 1, Once::NONE);
+                } else {
+                    let q = set.row(cursor[usize::from(sp[0]) * gz + usize::from(sp[2])]);
+                    let mut sources = 0;
+                    for y in sp[0]..sp[1] + 1 {
+                        for z in sp[2]..sp[3] + 1 {
+                            let ci = usize::from(y) * gz + usize::from(z);
+                            let at = cursor[ci];
+                            cursor[ci] += 1;
+                            let from = hits.len;
+                            // Only the pairs whose overlap's min corner lies in this cell (see
+                            // the module docs): the cell is the max of the two elements' first
+                            // cells, so past the query's first row (column) the other element's
+                            // range must start in this one.
+                            let need = u32::from(y > sp[0]) | (u32::from(z > sp[2]) << 1);
+                            let once = Once {
+                                lanes: &cells.misses,
+                                need,
+                            };
+                            hits.scan::<V, SHAPE, true>(set, q, at + 1, once);
+                            sources += usize::from(hits.len > from);
                         }
-                        true
-                    });
+                    }
+                    if sources < 2 {
+                        // Hits from one cell come in sweep order.
+                        hits.own(first, order[s]);
+                        s += 1;
+                        continue;
+                    }
+                    // Hits from several cells, in sweep order: sorted by (sorted position,
+                    // lane), plain integers (a sort by a looked-up key loads in every
+                    // comparison).
+                    keyed.clear();
+                    keyed.extend(
+                        hits.lanes[first..hits.len]
+                            .iter()
+                            .map(|&t| (u64::from(set.perm[t as usize]) << 32) | u64::from(t)),
+                    );
+                    keyed.sort_unstable();
+                    for (slot, &k) in hits.lanes[first..hits.len].iter_mut().zip(&keyed) {
+                        *slot = k as u32;
+                    }
                 }
+                hits.own(first, order[s]);
+                s += 1;
             }
-            found.sort_unstable();
-            for &g in &found {
-                if !report(g) {
+            let batch = hits.lanes[..hits.len].iter().zip(&hits.owners[..hits.len]);
+            for (&t, &a) in batch {
+                let b = cells.by_lane[t as usize];
+                if !(self.pair)(a.min(b), a.max(b)) {
                     return;
                 }
             }
         }
     }
 }
+
+/// Hits a complete sweep collects before it reports their pairs (see [`CompleteCells`]).
+const BATCH: usize = 2048;
 
 /// The partitioned complete sweep against the unpartitioned one on spheres and octahedra (the
 /// boxes are tested in `tests/broadphase.rs`): the same `Vec`, order included, on every backend,

@@ -28,7 +28,7 @@ pub(super) fn scan<V: Lanes, const SHAPE: u8>(
     let mut buf: HitBuf = [0; HITS + 16];
     let mut from = from;
     loop {
-        let (n, resume) = scan_into::<V, SHAPE>(set, q, from, &mut buf);
+        let (n, resume) = scan_into::<V, SHAPE, false>(set, q, from, &mut buf, Once::NONE);
         for &t in &buf[..n] {
             if !hit(t as usize) {
                 return false;
@@ -41,6 +41,109 @@ pub(super) fn scan<V: Lanes, const SHAPE: u8>(
     }
 }
 
+/// The pair-once test inside a scan (see `grid.rs`, "Each pair once"): per lane of the set, the
+/// first cells its element lacks there as bits (bit 0: its y range starts in an earlier cell
+/// row, bit 1: its z range in an earlier column), as `f32` bit patterns, one chunk per chunk of
+/// the set; and the bits the query needs (bit 0: the cell's row is past the query's first, bit
+/// 1: its column). A lane lacking a needed first cell is not reported: the pair's overlap's min
+/// corner lies in another cell, which reports it.
+#[derive(Clone, Copy)]
+pub(super) struct Once<'a> {
+    /// Per lane: the first cells its element lacks.
+    pub(super) lanes: &'a [Chunk],
+    /// What the query needs.
+    pub(super) need: u32,
+}
+
+impl Once<'_> {
+    /// No test (for scans without the `ONCE` parameter).
+    pub(super) const NONE: Once<'static> = Once {
+        lanes: &[],
+        need: 0,
+    };
+}
+
+/// The hits of many scans, in the order they were made: per hit, the lane of `set` it is (as
+/// [`scan`] reports them) and an owner value (the caller's: the scanning element). Its vectors'
+/// lengths are room, not content: `len` hits are held, and there is always room for a scan's
+/// buffer past them ([`HITS`] and the writer's slack), so a scan writes straight into it.
+pub(super) struct HitStream {
+    /// Per hit: its lane.
+    pub(super) lanes: Vec<u32>,
+    /// Per hit: its owner ([`own`](Self::own)).
+    pub(super) owners: Vec<u32>,
+    /// Number of hits held.
+    pub(super) len: usize,
+}
+
+impl HitStream {
+    /// An empty stream.
+    pub(super) fn new() -> HitStream {
+        HitStream {
+            lanes: vec![0; 4 * ROOM],
+            owners: vec![0; 4 * ROOM],
+            len: 0,
+        }
+    }
+
+    /// Appends the hits of `q` in `set` from sorted position `from` on ([`scan`]'s), ascending;
+    /// with `ONCE`, only those that `once` lets through (see [`Once`]).
+    #[inline(always)]
+    pub(super) fn scan<V: Lanes, const SHAPE: u8, const ONCE: bool>(
+        &mut self,
+        set: &SortedBoxes,
+        q: Row,
+        from: usize,
+        once: Once<'_>,
+    ) {
+        let mut from = from;
+        loop {
+            if self.lanes.len() < self.len + ROOM {
+                self.grow();
+            }
+            let buf: &mut HitBuf = (&mut self.lanes[self.len..self.len + ROOM])
+                .try_into()
+                .expect("room for a buffer");
+            let (n, resume) = scan_into::<V, SHAPE, ONCE>(set, q, from, buf, once);
+            self.len += n;
+            match resume {
+                Some(next) => from = next,
+                None => return,
+            }
+        }
+    }
+
+    /// Gives the hits from `first` on the owner `owner`.
+    #[inline(always)]
+    pub(super) fn own(&mut self, first: usize, owner: u32) {
+        // A fixed-size store covers all but the largest counts (the stream has `ROOM` past its
+        // last scan's start, and `first` is at most that), so there is no loop of the count's
+        // length, whose exit would mispredict.
+        let slots: &mut [u32; OWN] = (&mut self.owners[first..first + OWN])
+            .try_into()
+            .expect("OWN slots");
+        *slots = [owner; OWN];
+        if self.len - first > OWN {
+            self.owners[first + OWN..self.len].fill(owner);
+        }
+    }
+
+    /// Doubles the room (out of the scans' loops: a call there would spill their registers).
+    #[cold]
+    #[inline(never)]
+    fn grow(&mut self) {
+        let room = (self.len + ROOM) * 2;
+        self.lanes.resize(room, 0);
+        self.owners.resize(room, 0);
+    }
+}
+
+/// Room a scan needs past the last hit: its buffer.
+const ROOM: usize = HITS + 16;
+
+/// Owner slots [`HitStream::own`] always writes (at most `ROOM`).
+const OWN: usize = 32;
+
 /// Writes into `buf` the sorted positions `t >= from` of the boxes of `set` overlapping `q`,
 /// ascending, and returns their count and, if `buf` filled up first, the position to resume
 /// from. The boxes from `from` on have min x at least `q`'s min x, so overlap is
@@ -51,11 +154,12 @@ pub(super) fn scan<V: Lanes, const SHAPE: u8>(
 /// off; they cannot end the scan early (their min x is at most `q`'s, which the caller's order
 /// guarantees: they come before `q` in the sweep or merge order).
 #[inline(always)]
-fn scan_into<V: Lanes, const SHAPE: u8>(
+fn scan_into<V: Lanes, const SHAPE: u8, const ONCE: bool>(
     set: &SortedBoxes,
     q: Row,
     from: usize,
     buf: &mut HitBuf,
+    once: Once<'_>,
 ) -> (usize, Option<usize>) {
     let per_chunk = Chunk::LANES / V::N;
     let all = all_lanes::<V>();
@@ -65,6 +169,7 @@ fn scan_into<V: Lanes, const SHAPE: u8>(
     let (q, set) = core::hint::black_box((q, set));
     let max_x = V::splat(q[if SHAPE & 3 == OCTAHEDRA { 5 } else { 3 }]);
     let qs: [V; ROW] = splat_row(q);
+    let need = V::splat(f32::from_bits(once.need));
     let data = &set.data[..];
     let mut b = from / V::N;
     // Lanes before `from` in the first block are not candidates.
@@ -79,7 +184,11 @@ fn scan_into<V: Lanes, const SHAPE: u8>(
         let cols = chunk_columns::<SHAPE>(data, c);
         let x_in = V::load(&cols[MIN_X], j).le(max_x);
         let exact = exact_test::<V, SHAPE>(&qs, cols, j);
-        let bits = V::bits(V::and(x_in, exact)) & lanes;
+        let mut bits = V::bits(V::and(x_in, exact)) & lanes;
+        if ONCE {
+            // Lanes whose missing first cells the query needs are not its pairs here.
+            bits &= !V::bits(V::load(&once.lanes[c], j).test_bits(need));
+        }
         if SHAPE & DENSE != 0 {
             // Branch-free: the writer stores a whole block's slots and counts the hits.
             let slots: &mut [u32; 16] = (&mut buf[n..n + 16]).try_into().expect("16 slots");
