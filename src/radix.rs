@@ -2,23 +2,25 @@
 //! (sort by space-filling-curve key) share.
 
 /// The stable order of `keys` (an index permutation) by a least-significant-digit radix sort:
-/// three passes of 11 bits over `(key, index)` packed in a `u64`.
+/// three passes of 11 bits over `(key, index)` packed in a `u64`, the three digits' counts taken
+/// in one pass over the keys.
 pub(crate) fn radix_sort(keys: &[u32]) -> Vec<u32> {
     const BITS: u32 = 11;
     const BUCKETS: usize = 1 << BITS;
+    let digit = |k: u32, pass: u32| ((k >> (pass * BITS)) as usize) & (BUCKETS - 1);
+    let mut count = vec![[0usize; BUCKETS]; 3];
+    for &k in keys {
+        count[0][digit(k, 0)] += 1;
+        count[1][digit(k, 1)] += 1;
+        count[2][digit(k, 2)] += 1;
+    }
     let mut items: Vec<u64> = keys
         .iter()
         .enumerate()
         .map(|(i, &k)| (u64::from(k) << 32) | i as u64)
         .collect();
     let mut other = vec![0u64; items.len()];
-    for pass in 0..3 {
-        let shift = 32 + pass * BITS;
-        let digit = |v: u64| ((v >> shift) as usize) & (BUCKETS - 1);
-        let mut count = [0usize; BUCKETS];
-        for &v in &items {
-            count[digit(v)] += 1;
-        }
+    for (pass, count) in (0..3).zip(&count) {
         // A pass whose digit is the same for every key moves nothing.
         if count.contains(&items.len()) {
             continue;
@@ -30,7 +32,7 @@ pub(crate) fn radix_sort(keys: &[u32]) -> Vec<u32> {
             sum += c;
         }
         for &v in &items {
-            let d = digit(v);
+            let d = digit((v >> 32) as u32, pass);
             other[next[d]] = v;
             next[d] += 1;
         }

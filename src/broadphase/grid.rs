@@ -328,16 +328,47 @@ pub(super) const MIN_PER_CELL: usize = 256;
 
 /// The complete sweep over the cells: every overlapping pair whose first element (in sorted
 /// order) lies at a sorted position in `range`, as `(smaller index, larger index)`, in sweep
-/// order (see the [module docs](self)), until `pair` returns `false`. `cursor`: per cell, the
-/// lane of its first listing at or after `range.start` ([`Cells::cursors`]).
-pub(super) struct CompleteCells<'a, F: FnMut(u32, u32) -> bool> {
+/// order (see the [module docs](self)), into `sink`, until it says stop. `cursor`: per cell,
+/// the lane of its first listing at or after `range.start` ([`Cells::cursors`]).
+pub(super) struct CompleteCells<'a, S: Sink> {
     pub(super) cells: &'a Cells,
     pub(super) range: Range<usize>,
     pub(super) cursor: Vec<usize>,
-    pub(super) pair: F,
+    pub(super) sink: S,
 }
 
-impl<F: FnMut(u32, u32) -> bool> WithLanes for &mut CompleteCells<'_, F> {
+/// Where a complete sweep's pairs go, a batch at a time.
+pub(super) trait Sink {
+    /// Takes a batch of pairs, in order; `false`: stop the sweep.
+    fn take(&mut self, pairs: impl ExactSizeIterator<Item = (u32, u32)>) -> bool;
+}
+
+/// A vector: a batch is appended in one `extend` (its length known up front, so one
+/// reservation and no capacity check per pair).
+impl Sink for &mut Vec<(u32, u32)> {
+    #[inline(always)]
+    fn take(&mut self, pairs: impl ExactSizeIterator<Item = (u32, u32)>) -> bool {
+        self.extend(pairs);
+        true
+    }
+}
+
+/// A callback per pair, `false` to stop.
+pub(super) struct Each<F: FnMut(u32, u32) -> bool>(pub(super) F);
+
+impl<F: FnMut(u32, u32) -> bool> Sink for Each<F> {
+    #[inline(always)]
+    fn take(&mut self, pairs: impl ExactSizeIterator<Item = (u32, u32)>) -> bool {
+        for (a, b) in pairs {
+            if !(self.0)(a, b) {
+                return false;
+            }
+        }
+        true
+    }
+}
+
+impl<S: Sink> WithLanes for &mut CompleteCells<'_, S> {
     type Output = ();
     #[inline(always)]
     fn run<V: Lanes>(self) {
@@ -351,7 +382,7 @@ impl<F: FnMut(u32, u32) -> bool> WithLanes for &mut CompleteCells<'_, F> {
     }
 }
 
-impl<F: FnMut(u32, u32) -> bool> CompleteCells<'_, F> {
+impl<S: Sink> CompleteCells<'_, S> {
     /// Elements are swept in batches: their scans append their hits to a [`HitStream`] (the
     /// scanning element's index as the owner), until it holds [`BATCH`] hits or more, and then
     /// the batch's pairs are reported in one flat loop. So an element costs its scans and no
@@ -421,11 +452,12 @@ impl<F: FnMut(u32, u32) -> bool> CompleteCells<'_, F> {
                 s += 1;
             }
             let batch = hits.lanes[..hits.len].iter().zip(&hits.owners[..hits.len]);
-            for (&t, &a) in batch {
+            let pairs = batch.map(|(&t, &a)| {
                 let b = cells.by_lane[t as usize];
-                if !(self.pair)(a.min(b), a.max(b)) {
-                    return;
-                }
+                (a.min(b), a.max(b))
+            });
+            if !self.sink.take(pairs) {
+                return;
             }
         }
     }

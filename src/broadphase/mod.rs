@@ -90,7 +90,7 @@ use crate::soa::{Aabbs, Octahedra, Spheres};
 use crate::tasks::{default_threads, run_tasks};
 use core::convert::Infallible;
 use core::ops::ControlFlow;
-use grid::{Cells, CompleteCells};
+use grid::{Cells, CompleteCells, Each};
 use sorted::{Row, Shape, SortedBoxes};
 use sweep::{Bipartite, merged_splits};
 
@@ -446,11 +446,13 @@ impl Sweep {
             }
             return;
         }
-        let flow = self.try_cells(&cells, |i, j| {
-            out.push((i, j));
-            ControlFlow::<Infallible>::Continue(())
-        });
-        debug_assert!(flow.is_continue());
+        let mut job = CompleteCells {
+            cells: &cells,
+            range: 0..cells.len(),
+            cursor: cells.cursors(&[0]).pop().expect("one cursor set"),
+            sink: out,
+        };
+        dispatch(self.backend, &mut job);
     }
 
     /// Calls `f(i, j)` for every overlapping pair, as [`complete_pairs`](Self::complete_pairs)
@@ -507,7 +509,7 @@ impl Sweep {
             cells,
             range: 0..cells.len(),
             cursor: cells.cursors(&[0]).pop().expect("one cursor set"),
-            pair: |i, j| until.pair(i, j),
+            sink: Each(|i, j| until.pair(i, j)),
         };
         dispatch(self.backend, &mut job);
         until.flow()
@@ -708,10 +710,7 @@ impl Sweep {
                 cells,
                 range: range.clone(),
                 cursor: cursor.clone(),
-                pair: |i, j| {
-                    out.push((i, j));
-                    true
-                },
+                sink: &mut out,
             };
             dispatch(self.backend, &mut job);
             out
