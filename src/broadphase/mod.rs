@@ -468,7 +468,8 @@ impl Sweep {
     /// Calls `f(i, j)` for every overlapping pair, as [`complete_pairs`](Self::complete_pairs)
     /// lists them, until `f` returns [`ControlFlow::Break`], and returns what it broke with.
     ///
-    /// On one thread the sweep itself stops there. Split over several threads
+    /// On one thread the sweep itself stops there (having scanned at most a batch of about two
+    /// thousand hits ahead, whose pairs are not reported). Split over several threads
     /// ([`with_threads`](Self::with_threads)), its tasks run to their ends in parallel first and
     /// only the calls stop.
     ///
@@ -517,7 +518,8 @@ impl Sweep {
 
     /// [`complete_pairs`](Self::complete_pairs) with bounded output: at most `max_pairs` pairs,
     /// else an error, never an abort. The sweep runs on the calling thread and stops at the
-    /// first pair past the limit; the output grows with fallible allocations.
+    /// first pair past the limit (within its batch of hits); the output grows with fallible
+    /// allocations.
     ///
     /// # Errors
     /// [`BvError::TooManyPairs`] if there are more than `max_pairs` pairs;
