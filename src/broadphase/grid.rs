@@ -138,7 +138,8 @@ pub(super) struct Cells {
 impl Cells {
     /// Lists the elements of `rows` (of `shape`, for sweep axis `axis`), taken in the sweep order
     /// `order` (ascending (min x, index)), by the cells of a grid of `dims` cells (`None`: the
-    /// automatic choice of [`grid_for`]).
+    /// automatic choice of [`grid_for`], from `stats` where the caller has them, else from a
+    /// pass over the rows' side extents).
     pub(super) fn build(
         shape: Shape,
         filtered: bool,
@@ -146,6 +147,7 @@ impl Cells {
         rows: &[Row],
         order: Vec<u32>,
         dims: Option<[usize; 2]>,
+        stats: Option<SideStats>,
     ) -> Cells {
         let n = order.len();
         // Per element, by original index: its cell ranges (empty with one cell). The passes in
@@ -153,7 +155,11 @@ impl Cells {
         let extents = rows.iter().map(|r| side_extent(shape, axis, r));
         let grid = match dims {
             Some([1, 1]) => Grid::new([0.0; 2], [0.0; 2], [1, 1]),
-            _ => grid_for(extents.clone(), n, dims),
+            _ => grid_for(
+                stats.unwrap_or_else(|| side_stats(extents.clone())),
+                n,
+                dims,
+            ),
         };
         let [gy, gz] = grid.dims();
         let by_index: Vec<[u16; 4]> = if gy * gz == 1 {
@@ -267,17 +273,10 @@ impl Cells {
     }
 }
 
-/// The grid for a set with side extents `extents`: `dims` cells (`None`: the automatic choice)
-/// over the middle of the centres' spread along each axis (`mean -+ sqrt(3) sd`, the whole range
-/// of a uniform spread; elements beyond it fall in the outer cells). The automatic choice: cells
-/// about [`CELL_EXTENTS`] mean extents wide, at most [`MAX_CELLS_PER_AXIS`] per axis, and at
-/// least [`MIN_PER_CELL`] elements per cell on average.
-pub(super) fn grid_for(
-    extents: impl Iterator<Item = [f32; 4]>,
-    n: usize,
-    dims: Option<[usize; 2]>,
-) -> Grid {
-    // Per axis: sum of extents, sum of centres, sum of squared centres.
+/// Per axis of the two other axes: the sum of the extents, of the centres and of the squared
+/// centres of `extents` (what [`grid_for`] chooses from; [`AxisStats`](super::sorted::AxisStats)
+/// holds the same sums, per axis).
+pub(super) fn side_stats(extents: impl Iterator<Item = [f32; 4]>) -> SideStats {
     let mut st = [[0.0f64; 3]; 2];
     for e in extents {
         for k in 0..2 {
@@ -288,6 +287,18 @@ pub(super) fn grid_for(
             st[k][2] += c * c;
         }
     }
+    st
+}
+
+/// [`side_stats`]: per axis of the two other axes, sums of extents, centres, squared centres.
+pub(super) type SideStats = [[f64; 3]; 2];
+
+/// The grid for `n` elements whose side extents have the sums `st` ([`side_stats`]): `dims` cells
+/// (`None`: the automatic choice) over the middle of the centres' spread along each axis
+/// (`mean -+ sqrt(3) sd`, the whole range of a uniform spread; elements beyond it fall in the
+/// outer cells). The automatic choice: cells about [`CELL_EXTENTS`] mean extents wide, at most
+/// [`MAX_CELLS_PER_AXIS`] per axis, and at least [`MIN_PER_CELL`] elements per cell on average.
+pub(super) fn grid_for(st: SideStats, n: usize, dims: Option<[usize; 2]>) -> Grid {
     let nf = n.max(1) as f64;
     let mut lo = [0.0f32; 2];
     let mut hi = [0.0f32; 2];

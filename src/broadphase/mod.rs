@@ -376,20 +376,28 @@ impl Sweep {
 
     /// The axis index for the union of `sets`.
     fn axis_index<C: Sweepable>(&self, sets: &[&C]) -> usize {
-        self.axis.index().unwrap_or_else(|| {
-            let mut stats = [[0.0; 3]; 3];
-            let mut n = 0;
-            for set in sets {
-                let s = set.stats();
-                for (a, row) in stats.iter_mut().enumerate() {
-                    for (k, v) in row.iter_mut().enumerate() {
-                        *v += s[a][k];
-                    }
+        self.axis_and_stats(sets).0
+    }
+
+    /// The axis index for the union of `sets`, and, where choosing it took them (an automatic
+    /// axis), the sets' statistics along the two other axes (for the partition's grid).
+    fn axis_and_stats<C: Sweepable>(&self, sets: &[&C]) -> (usize, Option<grid::SideStats>) {
+        if let Some(axis) = self.axis.index() {
+            return (axis, None);
+        }
+        let mut stats = [[0.0; 3]; 3];
+        let mut n = 0;
+        for set in sets {
+            let s = set.stats();
+            for (a, row) in stats.iter_mut().enumerate() {
+                for (k, v) in row.iter_mut().enumerate() {
+                    *v += s[a][k];
                 }
-                n += set.count();
             }
-            choose_axis(&stats, n)
-        })
+            n += set.count();
+        }
+        let axis = choose_axis(&stats, n);
+        (axis, Some(sorted::others(axis).map(|a| stats[a])))
     }
 
     /// The backend the inner loops run on.
@@ -673,7 +681,7 @@ impl Sweep {
         rows: &[Row],
         order: Vec<u32>,
     ) -> Vec<(u32, u32)> {
-        let cells = Cells::build(shape, false, axis, rows, order, self.grid_dims());
+        let cells = Cells::build(shape, false, axis, rows, order, self.grid_dims(), None);
         self.complete_tasks(&cells, self.tasks(cells.len()))
             .concat()
     }
@@ -689,10 +697,11 @@ impl Sweep {
 
     /// `set` sorted for the sweep and listed by the cells of this sweep's partition.
     fn cells<C: Sweepable>(&self, set: &C) -> Cells {
-        let axis = self.axis_index(&[set]);
+        let (axis, stats) = self.axis_and_stats(&[set]);
         let (shape, rows) = set.rows(axis);
         let order = sorted::sweep_order(&rows);
-        Cells::build(shape, set.filtered(), axis, &rows, order, self.grid_dims())
+        let dims = self.grid_dims();
+        Cells::build(shape, set.filtered(), axis, &rows, order, dims, stats)
     }
 
     /// Sweeps `tasks` consecutive stretches of `cells`' sorted positions (in parallel with
@@ -769,7 +778,7 @@ impl Sweep {
             sorted::put_filter(row, shape, group, mask);
         }
         let order = sorted::sweep_order(&rows);
-        Cells::build(shape, true, axis, &rows, order, self.grid_dims())
+        Cells::build(shape, true, axis, &rows, order, self.grid_dims(), None)
     }
 
     /// The bipartite sweep proper along `axis`, task by task in order.
