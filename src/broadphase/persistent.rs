@@ -159,11 +159,15 @@ impl SweepAndPrune {
             .iter()
             .map(|r| extent_up(r[0], r[3]))
             .fold(0.0f64, f64::max);
+        // In x order: consecutive moved boxes' windows then overlap, so each window is mostly
+        // in the cache already (in index order, each was a fresh read of the sorted set).
+        let mut by_x = moved.to_vec();
+        by_x.sort_unstable_by_key(|&m| (order_key(rows[m as usize][0]), m));
         let mut out = Vec::new();
         let mut batch = Window {
             set,
             rows,
-            moved,
+            moved: &by_x,
             widest,
             pair: |a: u32, b: u32| {
                 // A pair of two moved boxes is reported by the smaller index only.
