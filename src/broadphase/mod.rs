@@ -454,13 +454,7 @@ impl Sweep {
             }
             return;
         }
-        let mut job = CompleteCells {
-            cells: &cells,
-            range: 0..cells.len(),
-            cursor: cells.cursors(&[0]).pop().expect("one cursor set"),
-            sink: out,
-        };
-        dispatch(self.backend, &mut job);
+        self.sweep_all(&cells, out);
     }
 
     /// Calls `f(i, j)` for every overlapping pair, as [`complete_pairs`](Self::complete_pairs)
@@ -514,14 +508,19 @@ impl Sweep {
             return feed(self.complete_tasks(cells, tasks), f);
         }
         let mut until = Until::new(f);
+        self.sweep_all(cells, Each(|i, j| until.pair(i, j)));
+        until.flow()
+    }
+
+    /// The complete sweep of all of `cells` on the calling thread, into `sink`.
+    fn sweep_all(&self, cells: &Cells, sink: impl grid::Sink) {
         let mut job = CompleteCells {
             cells,
             range: 0..cells.len(),
             cursor: cells.cursors(&[0]).pop().expect("one cursor set"),
-            sink: Each(|i, j| until.pair(i, j)),
+            sink,
         };
         dispatch(self.backend, &mut job);
-        until.flow()
     }
 
     /// [`complete_pairs`](Self::complete_pairs) with bounded output: at most `max_pairs` pairs,
@@ -627,14 +626,15 @@ impl Sweep {
         b: &C,
         mut f: impl FnMut(u32, u32) -> ControlFlow<B>,
     ) -> ControlFlow<B> {
-        let axis = self.axis_index(&[a, b]);
+        let (axis, stats) = self.axis_and_stats(&[a, b]);
         if self.batches(a, b) {
             return feed([self.bipartite_batch(a, b, axis)], f);
         }
         if self.unites(a, b) {
             let nb = b.count() as u32;
             // A cross pair of the union is (b's, a's): `i < nb <= j`.
-            return self.try_cells(&self.union_cells(a, b, axis), |i, j| f(j - nb, i));
+            let cells = self.union_cells(a, b, axis, stats);
+            return self.try_cells(&cells, |i, j| f(j - nb, i));
         }
         let (sa, sb) = (a.sorted(axis), b.sorted(axis));
         let tasks = self.tasks(sa.len + sb.len);
@@ -672,16 +672,16 @@ impl Sweep {
         }
     }
 
-    /// The complete sweep of `rows` (of `shape`, for sweep axis `axis`) in their sweep order
-    /// `order`, tasks joined.
+    /// The complete sweep of `rows` (of `shape`, for sweep axis `axis`, with side statistics
+    /// `stats` where the axis choice took them) in their sweep order `order`, tasks joined.
     fn sweep_rows(
         &self,
         shape: Shape,
-        axis: usize,
+        (axis, stats): (usize, Option<grid::SideStats>),
         rows: &[Row],
         order: Vec<u32>,
     ) -> Vec<(u32, u32)> {
-        let cells = Cells::build(shape, false, axis, rows, order, self.grid_dims(), None);
+        let cells = Cells::build(shape, false, axis, rows, order, self.grid_dims(), stats);
         self.complete_tasks(&cells, self.tasks(cells.len()))
             .concat()
     }
@@ -735,13 +735,13 @@ impl Sweep {
         b: &C,
         mut part: impl FnMut(Vec<(u32, u32)>),
     ) {
-        let axis = self.axis_index(&[a, b]);
+        let (axis, stats) = self.axis_and_stats(&[a, b]);
         if self.batches(a, b) {
             part(self.bipartite_batch(a, b, axis));
             return;
         }
         if self.unites(a, b) {
-            let cells = self.union_cells(a, b, axis);
+            let cells = self.union_cells(a, b, axis, stats);
             let nb = b.count() as u32;
             for p in self.complete_tasks(&cells, self.tasks(cells.len())) {
                 part(p.into_iter().map(|(i, j)| (j - nb, i)).collect());
@@ -769,7 +769,13 @@ impl Sweep {
     /// `u - b.count()`) listed by cells, with collision filters that pass only pairs across the
     /// two sets. Its sweep order is the bipartite merge order: by min, then by union index, so on
     /// equal mins `b`'s first, and each set in its own index order.
-    fn union_cells<C: Sweepable>(&self, a: &C, b: &C, axis: usize) -> Cells {
+    fn union_cells<C: Sweepable>(
+        &self,
+        a: &C,
+        b: &C,
+        axis: usize,
+        stats: Option<grid::SideStats>,
+    ) -> Cells {
         let (shape, mut rows) = b.rows(axis);
         rows.extend(a.rows(axis).1);
         let nb = b.count();
@@ -778,7 +784,7 @@ impl Sweep {
             sorted::put_filter(row, shape, group, mask);
         }
         let order = sorted::sweep_order(&rows);
-        Cells::build(shape, true, axis, &rows, order, self.grid_dims(), None)
+        Cells::build(shape, true, axis, &rows, order, self.grid_dims(), stats)
     }
 
     /// The bipartite sweep proper along `axis`, task by task in order.

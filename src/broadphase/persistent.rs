@@ -104,15 +104,15 @@ impl SweepAndPrune {
             self.added = difference(&fresh, &stale);
             self.removed = difference(&stale, &fresh);
         } else {
-            let axis = self.sweep.axis_index(&[boxes]);
+            let (axis, stats) = self.sweep.axis_and_stats(&[boxes]);
             if axis != self.axis {
                 self.axis = axis;
                 rows = box_rows(boxes, axis);
             }
             let order = sweep_order(&rows);
-            let mut pairs = self
-                .sweep
-                .sweep_rows(Shape::Boxes, axis, &rows, order.clone());
+            let mut pairs =
+                self.sweep
+                    .sweep_rows(Shape::Boxes, (axis, stats), &rows, order.clone());
             pairs.sort_unstable();
             self.order = order;
             self.added = difference(&pairs, &old);
