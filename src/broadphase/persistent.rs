@@ -68,13 +68,18 @@ impl SweepAndPrune {
     pub fn update(&mut self, boxes: &Aabbs) -> &[(u32, u32)] {
         // The axis stays while updates are incremental; a full sweep chooses it again.
         let mut rows = box_rows(boxes, self.axis);
-        let moved: Vec<u32> = if rows.len() == self.rows.len() {
-            (0..rows.len() as u32)
-                .filter(|&i| rows[i as usize] != self.rows[i as usize])
-                .collect()
-        } else {
-            Vec::new()
-        };
+        // The moved boxes, and in the same pass the largest x extent of any box, rounded up
+        // (the windows' reach, see `moved_pairs`).
+        let mut moved = Vec::new();
+        let mut widest = 0.0f64;
+        if rows.len() == self.rows.len() {
+            for (i, (row, old)) in rows.iter().zip(&self.rows).enumerate() {
+                widest = widest.max(extent_up(row[0], row[3]));
+                if row != old {
+                    moved.push(i as u32);
+                }
+            }
+        }
         let incremental = rows.len() == self.rows.len()
             && moved.len() * MOVED_SHARE_FOR_FULL <= rows.len()
             && self.order.len() == rows.len();
@@ -93,7 +98,7 @@ impl SweepAndPrune {
                 moved_bits[m as usize / 64] |= 1 << (m % 64);
             }
             let is_moved = |i: u32| moved_bits[i as usize / 64] >> (i % 64) & 1 != 0;
-            let fresh = self.moved_pairs(&set, &rows, &moved, is_moved);
+            let fresh = self.moved_pairs(&set, &rows, &moved, widest, is_moved);
             let touches = |&(i, j): &(u32, u32)| is_moved(i) | is_moved(j);
             // The kept pairs merged with the fresh ones into last-but-one frame's buffer (no new
             // memory for the pairs in a steady loop), the stale ones set aside, in one pass.
@@ -144,21 +149,17 @@ impl SweepAndPrune {
 
     /// Every pair with at least one moved box, ascending: each moved box against the boxes whose
     /// min x lies in `[its min x - widest, its max x]` (any box overlapping it on x starts
-    /// there), `widest` the largest x extent of any box, rounded up. `is_moved(i)`: whether box
-    /// `i` is in `moved`.
+    /// there), `widest` the largest x extent of any box, rounded up (rounded to nearest in f32,
+    /// a box from -0.03 to 1e6 is 1e6 wide, and a box moved to touch it at 1e6 would miss it).
+    /// `is_moved(i)`: whether box `i` is in `moved`.
     fn moved_pairs(
         &self,
         set: &SortedBoxes,
         rows: &[Row],
         moved: &[u32],
+        widest: f64,
         is_moved: impl Fn(u32) -> bool,
     ) -> Vec<(u32, u32)> {
-        // Rounded up: rounded to nearest in f32, a box from -0.03 to 1e6 is 1e6 wide, and a box
-        // moved to touch it at 1e6 would miss it.
-        let widest = rows
-            .iter()
-            .map(|r| extent_up(r[0], r[3]))
-            .fold(0.0f64, f64::max);
         // In x order: consecutive moved boxes' windows then overlap, so each window is mostly
         // in the cache already (in index order, each was a fresh read of the sorted set).
         let mut by_x = moved.to_vec();
