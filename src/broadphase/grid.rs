@@ -439,24 +439,20 @@ impl<S: Sink> CompleteCells<'_, S> {
                             sources += usize::from(hits.len > from);
                         }
                     }
-                    if sources < 2 {
-                        // Hits from one cell come in sweep order.
-                        hits.own(first, order[s]);
-                        s += 1;
-                        continue;
-                    }
-                    // Hits from several cells, in sweep order: sorted by (sorted position,
-                    // lane), plain integers (a sort by a looked-up key loads in every
-                    // comparison).
-                    keyed.clear();
-                    keyed.extend(
-                        hits.lanes[first..hits.len]
-                            .iter()
-                            .map(|&t| (u64::from(set.perm[t as usize]) << 32) | u64::from(t)),
-                    );
-                    keyed.sort_unstable();
-                    for (slot, &k) in hits.lanes[first..hits.len].iter_mut().zip(&keyed) {
-                        *slot = k as u32;
+                    // Hits from one cell come in sweep order; from several, they are sorted
+                    // into it by (sorted position, lane), plain integers (a sort by a looked-up
+                    // key loads in every comparison).
+                    if sources > 1 {
+                        keyed.clear();
+                        keyed.extend(
+                            hits.lanes[first..hits.len]
+                                .iter()
+                                .map(|&t| (u64::from(set.perm[t as usize]) << 32) | u64::from(t)),
+                        );
+                        keyed.sort_unstable();
+                        for (slot, &k) in hits.lanes[first..hits.len].iter_mut().zip(&keyed) {
+                            *slot = k as u32;
+                        }
                     }
                 }
                 hits.own(first, order[s]);
