@@ -52,6 +52,14 @@ use core::ops::Range;
 /// A query prepared against one container: evaluates blocks of `V::N` primitives. `Clone`, so
 /// that the wide tiers can run on a copy (see `Drive`).
 pub trait Kernel: Clone {
+    /// Whether the driver software-pipelines an index writer's output for this kernel (a
+    /// [`Sink::MASKS_AHEAD`] sink, on the 8- and 16-lane tiers; see [`drive`]). Chosen per
+    /// kernel by measurement (2026-11-26, AMD Zen 5, `extend_hits` over `count_hits` at 4,096
+    /// primitives, eight sets cycled): it pays for the sphere against boxes, whose few operations
+    /// per lane leave the loads in charge (half the boxes hit: AVX-512 1.36-1.45x without, 1.08-1.13x
+    /// with), and costs every other pair with four chunks of work in flight (frustum against
+    /// boxes on AVX-512 1.01-1.14x without, 1.5-1.9x with; boxes and tetrahedra 0.1-0.3 more).
+    const PIPELINE_OUTPUT: bool = false;
     /// Number of primitives (lanes past it are padding).
     fn len(&self) -> usize;
     /// Hit bits of lanes `chunk * 16 + j * V::N ..` (bit `i` = lane `i` of the block, `V::N`
@@ -61,9 +69,11 @@ pub trait Kernel: Clone {
 
 /// Where hit masks go: a count, a bitmap, an index list, or an early exit.
 pub trait Sink {
-    /// Whether the driver evaluates four chunks before it pushes their masks (on the 8- and
-    /// 16-lane tiers). For a sink whose stores go to an address that depends on the masks before
-    /// (an index writer): the loads of the next chunks then need not wait behind those stores.
+    /// Whether the driver runs software-pipelined for this sink (on the 8- and 16-lane tiers):
+    /// it computes a window of four chunks' masks and [`pack`](Self::pack)s them, then pushes
+    /// the window before it ([`push_packed`](Self::push_packed)). For a sink whose stores go to
+    /// an address that depends on the masks before (an index writer): those addresses are then
+    /// known before the next window's loads issue, which would otherwise wait behind the stores.
     const MASKS_AHEAD: bool = false;
     /// Called once, before the first `push`, with the number of lanes the driver will push (an
     /// index writer makes room for all of them here, so that no call to the allocator sits in the
@@ -75,6 +85,20 @@ pub trait Sink {
     /// Takes the 16 hit bits of the chunk starting at primitive `base` (bit `i` = primitive
     /// `base + i`); returns `true` to stop.
     fn push<V: Lanes>(&mut self, base: u32, bits: u32) -> bool;
+    /// For a [`MASKS_AHEAD`](Self::MASKS_AHEAD) sink: the part of a chunk's output that needs
+    /// no output address, prepared when the chunk's mask is computed and handed back to
+    /// [`push_packed`](Self::push_packed) a window later. The default packs the chunk's indices.
+    #[inline(always)]
+    fn pack<V: Lanes>(&self, base: u32, bits: u32) -> V::PackedIndices {
+        V::pack_chunk_indices(bits, base)
+    }
+    /// [`push`](Self::push) with what [`pack`](Self::pack) prepared of the chunk; the default
+    /// ignores it.
+    #[inline(always)]
+    fn push_packed<V: Lanes>(&mut self, base: u32, bits: u32, packed: V::PackedIndices) -> bool {
+        let _ = packed;
+        self.push::<V>(base, bits)
+    }
     /// Called once, on the tier, after the last chunk was pushed (not after a `push` that
     /// returned `true`): a sink that holds work back finishes it here.
     #[inline(always)]
@@ -130,6 +154,47 @@ fn chunk_bits<V: Lanes, K: Kernel>(kernel: &K, chunk: usize) -> u32 {
     }
 }
 
+/// The four chunks from `chunk` on: their hit bits and what the sink packs of them.
+#[inline(always)]
+fn four_chunks<V: Lanes, K: Kernel, S: Sink>(
+    kernel: &K,
+    sink: &S,
+    chunk: usize,
+) -> [(u32, V::PackedIndices); 4] {
+    [
+        one_chunk::<V, K, S>(kernel, sink, chunk),
+        one_chunk::<V, K, S>(kernel, sink, chunk + 1),
+        one_chunk::<V, K, S>(kernel, sink, chunk + 2),
+        one_chunk::<V, K, S>(kernel, sink, chunk + 3),
+    ]
+}
+
+/// One chunk's hit bits and what the sink packs of them.
+#[inline(always)]
+fn one_chunk<V: Lanes, K: Kernel, S: Sink>(
+    kernel: &K,
+    sink: &S,
+    chunk: usize,
+) -> (u32, V::PackedIndices) {
+    let bits = chunk_bits::<V, K>(kernel, chunk);
+    (bits, sink.pack::<V>((chunk * Chunk::LANES) as u32, bits))
+}
+
+/// Pushes the four chunks from `chunk` on; `true` if the sink asked to stop.
+#[inline(always)]
+fn push_four<V: Lanes, S: Sink>(
+    sink: &mut S,
+    chunk: usize,
+    held: [(u32, V::PackedIndices); 4],
+) -> bool {
+    for (k, &(bits, packed)) in held.iter().enumerate() {
+        if sink.push_packed::<V>(((chunk + k) * Chunk::LANES) as u32, bits, packed) {
+            return true;
+        }
+    }
+    false
+}
+
 /// The chunk loop runs in stretches of this many chunks, but on the 8-lane tier as one flat loop,
 /// for no reason but measured ones (LLVM lays the two shapes out differently, and this machine's
 /// cache-resident and branchy rows move with the layout): flat, the scalar tier's tetrahedron
@@ -146,22 +211,27 @@ pub(crate) fn drive<V: Lanes, K: Kernel, S: Sink>(kernel: &K, mut sink: S) -> S 
     let full = len / Chunk::LANES;
     sink.reserve(len);
     let mut chunk = 0;
-    if S::MASKS_AHEAD && V::N >= 8 {
-        // Measured (sphere against 4,096 boxes, about half of them hit, `extend_hits`): AVX-512
-        // 1.5x -> 1.2x the time of `count_hits`; on the SSE tier the longer loop was slower.
+    if S::MASKS_AHEAD && K::PIPELINE_OUTPUT && V::N >= 8 && chunk + 4 <= full {
+        // Software-pipelined by one window of four chunks: a window's masks are computed and its
+        // indices packed, then the window before it is stored. An index writer's store address
+        // depends on the masks before it; stored a window late, it is known long before the
+        // loads after it issue, which otherwise wait behind it (measured: AVX-512 `extend_hits`
+        // of a sphere over 4,096 boxes 1.2-1.4x `count_hits` stored at once, about 1.0-1.1x a
+        // window late; docs/benchmarks.md, "Limit rows").
+        let mut held = four_chunks::<V, K, S>(kernel, &sink, chunk);
+        let mut held_at = chunk;
+        chunk += 4;
         while chunk + 4 <= full {
-            let bits = [
-                chunk_bits::<V, K>(kernel, chunk),
-                chunk_bits::<V, K>(kernel, chunk + 1),
-                chunk_bits::<V, K>(kernel, chunk + 2),
-                chunk_bits::<V, K>(kernel, chunk + 3),
-            ];
-            for (k, &b) in bits.iter().enumerate() {
-                if sink.push::<V>(((chunk + k) * Chunk::LANES) as u32, b) {
-                    return sink;
-                }
+            let next = four_chunks::<V, K, S>(kernel, &sink, chunk);
+            if push_four::<V, S>(&mut sink, held_at, held) {
+                return sink;
             }
+            held = next;
+            held_at = chunk;
             chunk += 4;
+        }
+        if push_four::<V, S>(&mut sink, held_at, held) {
+            return sink;
         }
     }
     if V::N != 8 {

@@ -51,6 +51,8 @@ pub struct AabbsVsSphere<'a, const SCALED: bool> {
 pub(crate) const HUGE_RADIUS_SCALE: f32 = 1.0 / 73_786_976_294_838_206_464.0;
 
 impl<const SCALED: bool> Kernel for AabbsVsSphere<'_, SCALED> {
+    const PIPELINE_OUTPUT: bool = true;
+
     #[inline(always)]
     fn len(&self) -> usize {
         self.cols.len()

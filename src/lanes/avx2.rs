@@ -123,23 +123,42 @@ impl Lanes for F32x8 {
     }
     #[inline(always)]
     fn write_chunk_indices(bits: u32, base: u32, out: &mut [MaybeUninit<u32>]) -> usize {
-        let out = &mut out[..16];
+        Self::store_chunk_indices(bits, base, Self::pack_chunk_indices(bits, base), out)
+    }
+    type PackedIndices = [__m256i; 2];
+    #[inline(always)]
+    fn pack_chunk_indices(bits: u32, base: u32) -> [__m256i; 2] {
         let (lo, hi) = (bits & 0xff, (bits >> 8) & 0xff);
-        let n_lo = lo.count_ones() as usize;
         // Lane positions of the upper half are 8..16: add 8 to every packed byte.
         let packed_hi = PACK8[hi as usize] + 0x0808_0808_0808_0808;
-        // SAFETY: AVX2 is present (module safety model). Both stores are 8 u32 inside `out`
-        // (16 long, bounds-checked above): the first at 0, the second at `n_lo <= 8`.
+        // SAFETY: AVX2 is present (module safety model); register operations only.
         unsafe {
             let vbase = _mm256_set1_epi32(base as i32);
             let first = _mm256_cvtepu8_epi32(_mm_cvtsi64_si128(PACK8[lo as usize] as i64));
             let second = _mm256_cvtepu8_epi32(_mm_cvtsi64_si128(packed_hi as i64));
-            let dst = out.as_mut_ptr();
-            _mm256_storeu_si256(dst.cast::<__m256i>(), _mm256_add_epi32(first, vbase));
-            _mm256_storeu_si256(
-                dst.add(n_lo).cast::<__m256i>(),
+            [
+                _mm256_add_epi32(first, vbase),
                 _mm256_add_epi32(second, vbase),
-            );
+            ]
+        }
+    }
+    #[inline(always)]
+    fn store_chunk_indices(
+        bits: u32,
+        _base: u32,
+        packed: [__m256i; 2],
+        out: &mut [MaybeUninit<u32>],
+    ) -> usize {
+        let out = &mut out[..16];
+        let (lo, hi) = (bits & 0xff, (bits >> 8) & 0xff);
+        let n_lo = lo.count_ones() as usize;
+        // SAFETY: AVX2 is present (module safety model). Both stores are 8 u32 inside `out`
+        // (16 long, bounds-checked above): the first at 0, the second at `n_lo <= 8`; every
+        // lane stored is an initialised index.
+        unsafe {
+            let dst = out.as_mut_ptr();
+            _mm256_storeu_si256(dst.cast::<__m256i>(), packed[0]);
+            _mm256_storeu_si256(dst.add(n_lo).cast::<__m256i>(), packed[1]);
         }
         n_lo + hi.count_ones() as usize
     }

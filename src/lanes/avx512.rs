@@ -115,17 +115,32 @@ impl Lanes for F32x16 {
     }
     #[inline(always)]
     fn write_chunk_indices(bits: u32, base: u32, out: &mut [MaybeUninit<u32>]) -> usize {
-        let out: &mut [MaybeUninit<u32>; 16] = (&mut out[..16]).try_into().expect("16 slots");
-        // SAFETY: AVX-512F is present (module safety model). The store writes 16 u32, all
-        // inside `out` (16 long, bounds-checked above; unaligned store).
+        Self::store_chunk_indices(bits, base, Self::pack_chunk_indices(bits, base), out)
+    }
+    type PackedIndices = __m512i;
+    #[inline(always)]
+    fn pack_chunk_indices(bits: u32, base: u32) -> __m512i {
+        // SAFETY: AVX-512F is present (module safety model); register operations only.
         unsafe {
             let lanes = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
             let idx = _mm512_add_epi32(lanes, _mm512_set1_epi32(base as i32));
             // The hits' indices packed to the front (`vpcompressd` into a register: the
             // form that writes memory directly is slow on some processors).
-            let packed = _mm512_maskz_compress_epi32(bits as __mmask16, idx);
-            _mm512_storeu_si512(out.as_mut_ptr().cast::<__m512i>(), packed);
+            _mm512_maskz_compress_epi32(bits as __mmask16, idx)
         }
+    }
+    #[inline(always)]
+    fn store_chunk_indices(
+        bits: u32,
+        _base: u32,
+        packed: __m512i,
+        out: &mut [MaybeUninit<u32>],
+    ) -> usize {
+        let out: &mut [MaybeUninit<u32>; 16] = (&mut out[..16]).try_into().expect("16 slots");
+        // SAFETY: AVX-512F is present (module safety model). The store writes 16 u32, all
+        // inside `out` (16 long, bounds-checked above; unaligned store); the lanes past the
+        // hits are zeros (`maskz`), initialised values.
+        unsafe { _mm512_storeu_si512(out.as_mut_ptr().cast::<__m512i>(), packed) };
         (bits & 0xffff).count_ones() as usize
     }
 

@@ -103,6 +103,25 @@ pub trait Lanes: Copy {
     /// bytes ([`write_indices`](Self::write_indices) relies on it): `out.len() >= 16` is
     /// required (panics otherwise; the callers leave 16 or more).
     fn write_chunk_indices(bits: u32, base: u32, out: &mut [MaybeUninit<u32>]) -> usize;
+    /// A chunk's hit indices prepared ahead of their store by
+    /// [`pack_chunk_indices`](Self::pack_chunk_indices): the packed vectors on the 8- and 16-lane
+    /// tiers, nothing on the others (their store does all the work).
+    type PackedIndices: Copy;
+    /// The part of [`write_chunk_indices`](Self::write_chunk_indices) that needs no output
+    /// address: the hit indices of `bits` packed to the front, for
+    /// [`store_chunk_indices`](Self::store_chunk_indices) to store later. (The index writer packs
+    /// a chunk when its mask is computed and stores it a window later; see `kernel::drive`.)
+    fn pack_chunk_indices(bits: u32, base: u32) -> Self::PackedIndices;
+    /// Stores what [`pack_chunk_indices`](Self::pack_chunk_indices)`(bits, base)` returned: the
+    /// same writes and the same count as [`write_chunk_indices`](Self::write_chunk_indices)
+    /// `(bits, base, out)`, with its contract. Whatever `packed` is, the slots it counts are
+    /// initialised (a sink's `set_len` relies on it).
+    fn store_chunk_indices(
+        bits: u32,
+        base: u32,
+        packed: Self::PackedIndices,
+        out: &mut [MaybeUninit<u32>],
+    ) -> usize;
     /// [`write_chunk_indices`](Self::write_chunk_indices) into initialised slots: writes
     /// `base + i` for each set bit `i` of the 16-bit chunk mask `bits` (ascending) to the front
     /// of `out` and returns how many; the slots after them, up to slot 16, hold unspecified
@@ -215,6 +234,7 @@ pub(crate) fn prefetch_line<T>(value: &T) {
 #[cfg(test)]
 mod tests {
     use super::{Backend, Chunk, Lanes, WithLanes, dispatch};
+    use core::mem::MaybeUninit;
 
     const PATTERNS: [u32; 16] = [
         0,
@@ -266,6 +286,56 @@ mod tests {
                     dispatch(backend, TestBits(a, b)),
                     want,
                     "{backend:?} shift {shift}"
+                );
+            }
+        }
+    }
+
+    /// Every 16-bit chunk mask (and bits above them, which the writers ignore) through
+    /// `write_chunk_indices` and through `store_chunk_indices(pack_chunk_indices)`, on tier `V`:
+    /// the failures as strings, empty if both write the ascending hit indices and the same 16
+    /// slots.
+    struct IndexWriters {
+        base: u32,
+    }
+
+    impl WithLanes for IndexWriters {
+        type Output = Vec<String>;
+        #[inline(always)]
+        fn run<V: Lanes>(self) -> Vec<String> {
+            let mut failures = Vec::new();
+            for bits in (0u32..0x1_0000).chain([0x1_0000, 0xffff_ffff, 0x8001_0001]) {
+                let want: Vec<u32> = (0..16)
+                    .filter(|i| bits >> i & 1 != 0)
+                    .map(|i| self.base + i)
+                    .collect();
+                let mut one = [MaybeUninit::new(0xdead_beef_u32); 20];
+                let mut two = [MaybeUninit::new(0xdead_beef_u32); 20];
+                let n1 = V::write_chunk_indices(bits, self.base, &mut one);
+                let packed = V::pack_chunk_indices(bits, self.base);
+                let n2 = V::store_chunk_indices(bits, self.base, packed, &mut two);
+                // SAFETY: every slot was initialised above and the writers store only
+                // initialised values (their contract).
+                let (one, two) =
+                    unsafe { (one.map(|x| x.assume_init()), two.map(|x| x.assume_init())) };
+                if n1 != want.len() || one[..n1] != want[..] || n2 != n1 || one != two {
+                    failures.push(format!("bits {bits:#x}: {n1} {n2} {one:?} {two:?}"));
+                }
+            }
+            failures
+        }
+    }
+
+    #[test]
+    fn index_writers_packed_or_not_write_the_hits_on_every_backend() {
+        for base in [0, 1000, u32::MAX - 15] {
+            for &backend in Backend::available() {
+                let failures = dispatch(backend, IndexWriters { base });
+                assert!(
+                    failures.is_empty(),
+                    "{backend:?} base {base}: {} failures, first {}",
+                    failures.len(),
+                    failures[0]
                 );
             }
         }

@@ -148,6 +148,14 @@ impl<S: Sink> Sink for Offset<S> {
         self.sink.push::<V>(base + self.add, bits)
     }
     #[inline(always)]
+    fn pack<V: Lanes>(&self, base: u32, bits: u32) -> V::PackedIndices {
+        self.sink.pack::<V>(base + self.add, bits)
+    }
+    #[inline(always)]
+    fn push_packed<V: Lanes>(&mut self, base: u32, bits: u32, packed: V::PackedIndices) -> bool {
+        self.sink.push_packed::<V>(base + self.add, bits, packed)
+    }
+    #[inline(always)]
     fn finish<V: Lanes>(&mut self) {
         self.sink.finish::<V>();
     }

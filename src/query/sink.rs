@@ -63,8 +63,9 @@ impl Indices {
     pub(crate) fn finish(mut self) -> Vec<u32> {
         debug_assert!(self.written <= self.out.capacity());
         // SAFETY: elements `..out.len()` were initialised before; every element in
-        // `out.len()..written` was written by `write_chunk_indices`, which initialises the slots
-        // it counts (the cursor only ever advances over slots it just wrote).
+        // `out.len()..written` was written by `write_chunk_indices` or `store_chunk_indices`,
+        // which initialise the slots they count (the cursor only ever advances over slots it
+        // just wrote).
         unsafe { self.out.set_len(self.written) };
         self.out
     }
@@ -88,6 +89,17 @@ impl Sink for Indices {
             let at = self.written - self.out.len();
             let dst = &mut self.out.spare_capacity_mut()[at..at + STORE_SLACK];
             self.written += V::write_chunk_indices(bits, base, dst);
+        }
+        false
+    }
+
+    #[inline(always)]
+    fn push_packed<V: Lanes>(&mut self, base: u32, bits: u32, packed: V::PackedIndices) -> bool {
+        if bits != 0 {
+            // As in `push`, with the indices packed earlier.
+            let at = self.written - self.out.len();
+            let dst = &mut self.out.spare_capacity_mut()[at..at + STORE_SLACK];
+            self.written += V::store_chunk_indices(bits, base, packed, dst);
         }
         false
     }
