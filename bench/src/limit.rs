@@ -10,7 +10,7 @@ use crate::Ctx;
 use crate::common::{
     BoxVsAabbs, DENSITIES, DownTetVsUpTets, FrustumVsAabbs, FrustumVsSpheres, ObbVsAabbs,
     ObbVsObbs, OctahedronVsOctahedra, Pair, SETS, SphereVsAabbs, SphereVsObbs, Workload,
-    pass_arvo_count, pass_count, pass_sum, plain_sum_isa,
+    pass_arvo_count, pass_count, pass_extend, pass_sum, plain_sum_isa,
 };
 use crate::report::{Cell, Table, Target};
 use crate::sampler::{Variant, find, measure, ratio};
@@ -44,12 +44,14 @@ pub fn run(ctx: &Ctx<'_>, targets: &mut Vec<Target>) -> Vec<Table> {
             "vs scalar tier",
             "vs Arvo",
             "/ plain sum",
+            "extend_hits / count_hits",
         ],
     );
     t.notes.push(format!(
         "{SETS} data sets in rotation per size ({SETS} x {} primitives at the large size); queries calibrated \
          to ~1 % and ~50 % hits; Melem/s = primitives tested per second; `/ plain sum` = throughput over that of a plain \
-         {} sum streaming the same columns (the bandwidth limit); {} rounds, interleaved, medians",
+         {} sum streaming the same columns (the bandwidth limit); `extend_hits / count_hits` = the time of \
+         writing the hit indices (into a reused vector) over that of counting them, per round; {} rounds, interleaved, medians",
         sizes[1],
         plain_sum_isa(),
         ctx.rounds
@@ -140,13 +142,21 @@ fn measure_pair<P: Pair>(ctx: &Ctx<'_>, n: usize, t: &mut Table, rows: &mut Vec<
     for d in 0..DENSITIES.len() {
         for k in 0..SETS {
             let want = pass_count::<P>(&scalar_pins, &w.queries[d], k);
+            let mut want_hits = Vec::new();
+            pass_extend::<P>(&scalar_pins, &w.queries[d], k, &mut want_hits);
+            let mut hits = Vec::new();
             for p in &pins {
                 agree &= pass_count::<P>(p, &w.queries[d], k) == want;
+                pass_extend::<P>(p, &w.queries[d], k, &mut hits);
+                agree &= hits == want_hits;
             }
         }
     }
     if !agree {
-        eprintln!("MISMATCH: a tier disagrees with scalar on {}", P::NAME);
+        eprintln!(
+            "MISMATCH: a tier disagrees with scalar (count or indices) on {}",
+            P::NAME
+        );
         t.notes.push(format!(
             "**MISMATCH**: a tier disagrees with scalar on {} x {n}",
             P::NAME
@@ -158,6 +168,10 @@ fn measure_pair<P: Pair>(ctx: &Ctx<'_>, n: usize, t: &mut Table, rows: &mut Vec<
             let (p, q) = (&pins[bi], &w.queries[d]);
             vs.push(Variant::new(format!("{b} count {d}"), SETS, move |k| {
                 pass_count::<P>(p, q, k) as u64
+            }));
+            let mut out = Vec::with_capacity(n + 64);
+            vs.push(Variant::new(format!("{b} extend {d}"), SETS, move |k| {
+                pass_extend::<P>(p, q, k, &mut out) as u64
             }));
         }
         if !ctx.backends.contains(&Backend::Scalar) {
@@ -211,6 +225,7 @@ fn measure_pair<P: Pair>(ctx: &Ctx<'_>, n: usize, t: &mut Table, rows: &mut Vec<
                 Cell::times(ratio(sc, c)),
                 arvo,
                 Cell::pct(of_sum, 0),
+                Cell::times(ratio(find(&vs, &format!("{b} extend {d}")), c)),
             ]);
             rows.push(Row {
                 pair: P::NAME,
@@ -232,5 +247,6 @@ fn measure_pair<P: Pair>(ctx: &Ctx<'_>, n: usize, t: &mut Table, rows: &mut Vec<
         Cell::Empty,
         Cell::Empty,
         Cell::pct(1.0, 0),
+        Cell::Empty,
     ]);
 }
