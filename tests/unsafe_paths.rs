@@ -44,35 +44,57 @@ fn queries(len: usize) -> Vec<Aabb> {
     ]
 }
 
+/// Sphere queries over the same boxes: nothing, one box, a run, everything. The sphere kernel's
+/// index writer is the software-pipelined one on the 8- and 16-lane tiers
+/// (`Kernel::PIPELINE_OUTPUT`), so these reach its stores too.
+fn sphere_queries(len: usize) -> Vec<Sphere> {
+    let n = len as f32;
+    vec![
+        Sphere::new([-5.0, 0.5, 0.5], 1.0),
+        Sphere::new([3.1, 0.5, 0.5], 0.1),
+        Sphere::new([n / 2.0, 0.5, 0.5], n / 6.0 + 1.0),
+        Sphere::new([n / 2.0, 0.5, 0.5], n + 2.0),
+    ]
+}
+
+/// `extend_hits` of `q` into fresh vectors, after prefixes and with spare capacity of every
+/// residue, on every backend, against the scalar tier; `hits` and `count_hits` too.
+fn check_extend<Q: Query<Aabbs> + core::fmt::Debug>(c: &Aabbs, len: usize, q: &Q) {
+    let want: Vec<u32> = c
+        .with_backend(Backend::Scalar)
+        .expect("scalar")
+        .hits(q)
+        .collect();
+    for &b in Backend::available() {
+        let p = c.with_backend(b).expect("available");
+        // Fresh, with a prefix, and with spare capacity of every residue.
+        let variants: &[(usize, usize)] = if cfg!(miri) {
+            &[(0, 0), (7, 17)]
+        } else {
+            &[(0, 0), (3, 0), (1, 5), (7, 17), (2, 1000)]
+        };
+        for &(prefix, spare) in variants {
+            let mut out: Vec<u32> = Vec::with_capacity(prefix + spare);
+            out.extend((0..prefix as u32).map(|i| u32::MAX - i));
+            p.extend_hits(q, &mut out);
+            assert_eq!(out.len(), prefix + want.len(), "{b:?} len {len} {q:?}");
+            assert_eq!(out[prefix..], want[..], "{b:?} len {len} {q:?}");
+            assert!(out[..prefix].iter().all(|&i| i > u32::MAX - 10));
+        }
+        assert_eq!(p.hits(q).collect::<Vec<_>>(), want);
+        assert_eq!(p.count_hits(q), want.len());
+    }
+}
+
 #[test]
 fn index_writers_fill_spare_capacity_exactly() {
     for &len in LENS {
         let c = boxes(len);
         for q in queries(len) {
-            let want: Vec<u32> = c
-                .with_backend(Backend::Scalar)
-                .expect("scalar")
-                .hits(&q)
-                .collect();
-            for &b in Backend::available() {
-                let p = c.with_backend(b).expect("available");
-                // Fresh, with a prefix, and with spare capacity of every residue.
-                let variants: &[(usize, usize)] = if cfg!(miri) {
-                    &[(0, 0), (7, 17)]
-                } else {
-                    &[(0, 0), (3, 0), (1, 5), (7, 17), (2, 1000)]
-                };
-                for &(prefix, spare) in variants {
-                    let mut out: Vec<u32> = Vec::with_capacity(prefix + spare);
-                    out.extend((0..prefix as u32).map(|i| u32::MAX - i));
-                    p.extend_hits(&q, &mut out);
-                    assert_eq!(out.len(), prefix + want.len(), "{b:?} len {len} {q:?}");
-                    assert_eq!(out[prefix..], want[..], "{b:?} len {len} {q:?}");
-                    assert!(out[..prefix].iter().all(|&i| i > u32::MAX - 10));
-                }
-                assert_eq!(p.hits(&q).collect::<Vec<_>>(), want);
-                assert_eq!(p.count_hits(&q), want.len());
-            }
+            check_extend(&c, len, &q);
+        }
+        for q in sphere_queries(len) {
+            check_extend(&c, len, &q);
         }
     }
 }

@@ -10,6 +10,8 @@
 
 mod box_box;
 mod box_staged;
+#[cfg(test)]
+mod drive_tests;
 mod frustum;
 mod obb_obb;
 mod octahedron;
@@ -55,10 +57,11 @@ pub trait Kernel: Clone {
     /// Whether the driver software-pipelines an index writer's output for this kernel (a
     /// [`Sink::MASKS_AHEAD`] sink, on the 8- and 16-lane tiers; see [`drive`]). Chosen per
     /// kernel by measurement (2026-11-26, AMD Zen 5, `extend_hits` over `count_hits` at 4,096
-    /// primitives, eight sets cycled): it pays for the sphere against boxes, whose few operations
-    /// per lane leave the loads in charge (half the boxes hit: AVX-512 1.36-1.45x without, 1.08-1.13x
-    /// with), and costs every other pair with four chunks of work in flight (frustum against
-    /// boxes on AVX-512 1.01-1.14x without, 1.5-1.9x with; boxes and tetrahedra 0.1-0.3 more).
+    /// primitives, eight sets cycled; `docs/benchmarks.md`, "Limit rows"): it pays for the sphere
+    /// against boxes, whose few operations per lane leave the loads in charge (half the boxes
+    /// hit, AVX-512: 1.39-1.45x chunk by chunk, 1.08-1.15x pipelined), and costs the other pairs
+    /// measured, with four chunks of work in flight (frustum against boxes on AVX-512: 1.01-1.16x
+    /// chunk by chunk, 1.68-1.94x pipelined; boxes and tetrahedra 0.15-0.4 more).
     const PIPELINE_OUTPUT: bool = false;
     /// Number of primitives (lanes past it are padding).
     fn len(&self) -> usize;
@@ -69,9 +72,11 @@ pub trait Kernel: Clone {
 
 /// Where hit masks go: a count, a bitmap, an index list, or an early exit.
 pub trait Sink {
-    /// Whether the driver runs software-pipelined for this sink (on the 8- and 16-lane tiers):
-    /// it computes a window of four chunks' masks and [`pack`](Self::pack)s them, then pushes
-    /// the window before it ([`push_packed`](Self::push_packed)). For a sink whose stores go to
+    /// Whether the driver may run software-pipelined for this sink: on the 8- and 16-lane tiers,
+    /// for a kernel with [`Kernel::PIPELINE_OUTPUT`], over the container's whole four-chunk
+    /// windows (the chunks after the last whole window, and containers of fewer than four full
+    /// chunks, are pushed one by one) it computes a window's masks and [`pack`](Self::pack)s
+    /// them, then pushes the window before it ([`push_packed`](Self::push_packed)). For a sink whose stores go to
     /// an address that depends on the masks before (an index writer): those addresses are then
     /// known before the next window's loads issue, which would otherwise wait behind the stores.
     const MASKS_AHEAD: bool = false;
@@ -99,8 +104,8 @@ pub trait Sink {
         let _ = packed;
         self.push::<V>(base, bits)
     }
-    /// Called once, on the tier, after the last chunk was pushed (not after a `push` that
-    /// returned `true`): a sink that holds work back finishes it here.
+    /// Called once, on the tier, after the last chunk was pushed (not after a `push` or
+    /// `push_packed` that returned `true`): a sink that holds work back finishes it here.
     #[inline(always)]
     fn finish<V: Lanes>(&mut self) {}
 }
@@ -216,8 +221,8 @@ pub(crate) fn drive<V: Lanes, K: Kernel, S: Sink>(kernel: &K, mut sink: S) -> S 
         // indices packed, then the window before it is stored. An index writer's store address
         // depends on the masks before it; stored a window late, it is known long before the
         // loads after it issue, which otherwise wait behind it (measured: AVX-512 `extend_hits`
-        // of a sphere over 4,096 boxes 1.2-1.4x `count_hits` stored at once, about 1.0-1.1x a
-        // window late; docs/benchmarks.md, "Limit rows").
+        // of a sphere over 4,096 boxes, half hit, 1.39-1.45x `count_hits` stored at once,
+        // 1.08-1.15x a window late; docs/benchmarks.md, "Limit rows").
         let mut held = four_chunks::<V, K, S>(kernel, &sink, chunk);
         let mut held_at = chunk;
         chunk += 4;

@@ -154,7 +154,7 @@ impl Lanes for F32x8 {
         let n_lo = lo.count_ones() as usize;
         // SAFETY: AVX2 is present (module safety model). Both stores are 8 u32 inside `out`
         // (16 long, bounds-checked above): the first at 0, the second at `n_lo <= 8`; every
-        // lane stored is an initialised index.
+        // lane of an `__m256i` is an initialised `u32`, whatever `packed` holds.
         unsafe {
             let dst = out.as_mut_ptr();
             _mm256_storeu_si256(dst.cast::<__m256i>(), packed[0]);

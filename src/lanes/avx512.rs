@@ -138,8 +138,8 @@ impl Lanes for F32x16 {
     ) -> usize {
         let out: &mut [MaybeUninit<u32>; 16] = (&mut out[..16]).try_into().expect("16 slots");
         // SAFETY: AVX-512F is present (module safety model). The store writes 16 u32, all
-        // inside `out` (16 long, bounds-checked above; unaligned store); the lanes past the
-        // hits are zeros (`maskz`), initialised values.
+        // inside `out` (16 long, bounds-checked above; unaligned store); every lane of an
+        // `__m512i` is an initialised `u32`, whatever `packed` holds.
         unsafe { _mm512_storeu_si512(out.as_mut_ptr().cast::<__m512i>(), packed) };
         (bits & 0xffff).count_ones() as usize
     }

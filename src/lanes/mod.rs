@@ -291,10 +291,19 @@ mod tests {
         }
     }
 
+    /// The hit indices `base + i` of mask `bits`, ascending.
+    fn hits_of(bits: u32, base: u32) -> Vec<u32> {
+        (0..16)
+            .filter(|i| bits >> i & 1 != 0)
+            .map(|i| base + i)
+            .collect()
+    }
+
     /// Every 16-bit chunk mask (and bits above them, which the writers ignore) through
-    /// `write_chunk_indices` and through `store_chunk_indices(pack_chunk_indices)`, on tier `V`:
-    /// the failures as strings, empty if both write the ascending hit indices and the same 16
-    /// slots.
+    /// `write_chunk_indices`, and through `pack_chunk_indices` of it and of the next chunk's mask
+    /// (its complement) before either is stored with `store_chunk_indices`, as the pipelined
+    /// driver does, on tier `V`: the failures as strings, empty if every store wrote the
+    /// ascending hit indices and counted them.
     struct IndexWriters {
         base: u32,
     }
@@ -304,22 +313,36 @@ mod tests {
         #[inline(always)]
         fn run<V: Lanes>(self) -> Vec<String> {
             let mut failures = Vec::new();
+            let (base, next) = (self.base, self.base.wrapping_add(16));
             for bits in (0u32..0x1_0000).chain([0x1_0000, 0xffff_ffff, 0x8001_0001]) {
-                let want: Vec<u32> = (0..16)
-                    .filter(|i| bits >> i & 1 != 0)
-                    .map(|i| self.base + i)
-                    .collect();
-                let mut one = [MaybeUninit::new(0xdead_beef_u32); 20];
-                let mut two = [MaybeUninit::new(0xdead_beef_u32); 20];
-                let n1 = V::write_chunk_indices(bits, self.base, &mut one);
-                let packed = V::pack_chunk_indices(bits, self.base);
-                let n2 = V::store_chunk_indices(bits, self.base, packed, &mut two);
-                // SAFETY: every slot was initialised above and the writers store only
-                // initialised values (their contract).
-                let (one, two) =
-                    unsafe { (one.map(|x| x.assume_init()), two.map(|x| x.assume_init())) };
-                if n1 != want.len() || one[..n1] != want[..] || n2 != n1 || one != two {
-                    failures.push(format!("bits {bits:#x}: {n1} {n2} {one:?} {two:?}"));
+                let other = !bits & 0xffff;
+                let mut slots = [[MaybeUninit::new(0xdead_beef_u32); 20]; 3];
+                let n = [V::write_chunk_indices(bits, base, &mut slots[0]), {
+                    let packed = V::pack_chunk_indices(bits, base);
+                    let packed_next = V::pack_chunk_indices(other, next);
+                    let n = V::store_chunk_indices(bits, base, packed, &mut slots[1]);
+                    let n_next = V::store_chunk_indices(other, next, packed_next, &mut slots[2]);
+                    if slots[2][..n_next]
+                        .iter()
+                        // SAFETY: every slot was initialised above, and the writers store
+                        // only initialised values (their contract).
+                        .map(|x| unsafe { x.assume_init() })
+                        .ne(hits_of(other, next))
+                    {
+                        failures.push(format!("bits {bits:#x}: the next chunk's indices"));
+                    }
+                    n
+                }];
+                let want = hits_of(bits, base);
+                for (k, &n) in n.iter().enumerate() {
+                    // SAFETY: as above.
+                    let got: Vec<u32> = slots[k][..n]
+                        .iter()
+                        .map(|x| unsafe { x.assume_init() })
+                        .collect();
+                    if got != want {
+                        failures.push(format!("bits {bits:#x}, writer {k}: {got:?}"));
+                    }
                 }
             }
             failures
@@ -328,7 +351,7 @@ mod tests {
 
     #[test]
     fn index_writers_packed_or_not_write_the_hits_on_every_backend() {
-        for base in [0, 1000, u32::MAX - 15] {
+        for base in [0, 1000, u32::MAX - 31] {
             for &backend in Backend::available() {
                 let failures = dispatch(backend, IndexWriters { base });
                 assert!(

@@ -39,7 +39,8 @@ impl Sink for MaskWords<'_> {
 }
 
 /// Appends hit indices to a `Vec<u32>`, left-packed per chunk by the tier's
-/// `write_chunk_indices`.
+/// `write_chunk_indices` (or, in the pipelined driver, `pack_chunk_indices` when the chunk's
+/// mask is computed and `store_chunk_indices` a window later).
 ///
 /// The tiers store whole vectors of indices and advance by the hit count, so they write into the
 /// vector's spare capacity (reserved once, before the loop, for every lane being a hit plus store
