@@ -158,7 +158,7 @@ fn measure_pair<P: Pair>(ctx: &Ctx<'_>, n: usize, t: &mut Table, rows: &mut Vec<
             P::NAME
         );
         t.notes.push(format!(
-            "**MISMATCH**: a tier disagrees with scalar on {} x {n}",
+            "**MISMATCH**: a tier disagrees with scalar (count or indices) on {} x {n}",
             P::NAME
         ));
     }
