@@ -231,6 +231,27 @@ pub(crate) fn prefetch_line<T>(value: &T) {
 /// [`Lanes::test_bits`] on every available tier against the scalar tier's, on bit patterns that
 /// are NaNs, infinities, signed zeros, subnormals and single bits (the collision filters the
 /// broadphase carries in `f32` lanes).
+/// The index-writer items of a tier that packs nothing ahead (its store does all the work):
+/// `PackedIndices = ()` and `store_chunk_indices` = `write_chunk_indices`. Used inside an
+/// `impl Lanes` block (the scalar and SSE tiers, which the driver never pipelines).
+macro_rules! index_writer_without_packing {
+    () => {
+        type PackedIndices = ();
+        #[inline(always)]
+        fn pack_chunk_indices(_bits: u32, _base: u32) {}
+        #[inline(always)]
+        fn store_chunk_indices(
+            bits: u32,
+            base: u32,
+            (): (),
+            out: &mut [MaybeUninit<u32>],
+        ) -> usize {
+            Self::write_chunk_indices(bits, base, out)
+        }
+    };
+}
+pub(crate) use index_writer_without_packing;
+
 #[cfg(test)]
 mod tests {
     use super::{Backend, Chunk, Lanes, WithLanes, dispatch};

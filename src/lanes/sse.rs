@@ -100,13 +100,7 @@ impl Lanes for F32x4 {
     fn bits(m: f32x4) -> u32 {
         m.to_bitmask()
     }
-    type PackedIndices = ();
-    #[inline(always)]
-    fn pack_chunk_indices(_bits: u32, _base: u32) {}
-    #[inline(always)]
-    fn store_chunk_indices(bits: u32, base: u32, (): (), out: &mut [MaybeUninit<u32>]) -> usize {
-        Self::write_chunk_indices(bits, base, out)
-    }
+    super::index_writer_without_packing!();
     #[inline(always)]
     fn write_chunk_indices(bits: u32, base: u32, out: &mut [MaybeUninit<u32>]) -> usize {
         let out = &mut out[..16];
