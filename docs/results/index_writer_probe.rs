@@ -8,7 +8,10 @@
 //! in a register, aligned lines stored; 8 `prefetchw` ahead; 9 index vector carried; 12-14 the
 //! cursor's slot in a 1/4/16 KB ring; 15-16 a chunk-indexed slot in a 1 KB ring (aligned, not);
 //! 17 a slot from the chunk number; 18-21 windows of 64/16/256/8 masks, then the stores;
-//! 22-25 vectors staged in a ring, copied out 8/4/12/2 chunks later; 26-28 windows staged, copied.
+//! 22-25 vectors staged in a ring, copied out 8/4/12/2 chunks later; 26-28 windows staged, copied;
+//! 29-30 software-pipelined windows of 4/8 (masks and packed indices, then the window before
+//! stored: what the crate does for the sphere kernel); 31 pipelined with the compress delayed too.
+//! A fifth argument `box` swaps the sphere test for a box test (six compares into mask registers).
 //! Results: docs/benchmarks.md, "Limit rows".
 #![allow(unsafe_op_in_unsafe_fn)]
 use core::arch::x86_64::*;
@@ -25,8 +28,21 @@ struct Set { cols: [Vec<L>; 6], n: usize }
 
 fn unit(r: &mut Xoshiro256PlusPlus) -> f32 { (r.next_u32() >> 8) as f32 / (1u32 << 24) as f32 }
 
+static mut BOXQ: bool = false;
 #[inline(always)]
 unsafe fn mask(s: &Set, c: usize, q: &[__m512; 4]) -> u16 {
+    if BOXQ {
+        // box query [q - h, q + h] with h = q[3] (stored squared... use sqrt-free: h from q[3])
+        let mut k: u16 = 0xffff;
+        for a in 0..3 {
+            let lo = _mm512_load_ps(s.cols[a].as_ptr().add(c).cast());
+            let hi = _mm512_load_ps(s.cols[a + 3].as_ptr().add(c).cast());
+            let qlo = _mm512_sub_ps(q[a], q[3]);
+            let qhi = _mm512_add_ps(q[a], q[3]);
+            k &= _mm512_cmp_ps_mask::<_CMP_LE_OQ>(lo, qhi) & _mm512_cmp_ps_mask::<_CMP_LE_OQ>(qlo, hi);
+        }
+        return k;
+    }
     let mut d = _mm512_setzero_ps();
     for a in 0..3 {
         let lo = _mm512_load_ps(s.cols[a].as_ptr().add(c).cast());
@@ -199,6 +215,49 @@ unsafe fn run(s: &Set, qv: [f32; 4], out: *mut u32, variant: u32) -> usize {
                     cur += cnt[j] as usize; }
                 c = end;
             } }
+        29 | 30 => { // software-pipelined windows of W=4/8: compute window k+1, then store window k
+            let sixteen = _mm512_set1_epi32(16);
+            let mut idx = iota;
+            macro_rules! pipe { ($w:expr) => {{
+                const W: usize = $w;
+                let mut prev = [_mm512_setzero_si512(); W];
+                let mut pn = [0u32; W];
+                let mut have = false;
+                let mut c = 0;
+                while c + W <= chunks {
+                    let mut v = [_mm512_setzero_si512(); W];
+                    let mut n = [0u32; W];
+                    for j in 0..W { let k = mask(s, c + j, &q);
+                        v[j] = _mm512_maskz_compress_epi32(k, idx); n[j] = (k as u32).count_ones();
+                        idx = _mm512_add_epi32(idx, sixteen); }
+                    if have { for j in 0..W { _mm512_storeu_si512(out.add(cur).cast(), prev[j]); cur += pn[j] as usize; } }
+                    prev = v; pn = n; have = true;
+                    c += W;
+                }
+                if have { for j in 0..W { _mm512_storeu_si512(out.add(cur).cast(), prev[j]); cur += pn[j] as usize; } }
+                for cc in c..chunks { let k = mask(s, cc, &q);
+                    _mm512_storeu_si512(out.add(cur).cast(), _mm512_maskz_compress_epi32(k, idx));
+                    idx = _mm512_add_epi32(idx, sixteen); cur += (k as u32).count_ones() as usize; }
+            }}}
+            if variant == 29 { pipe!(4) } else { pipe!(8) }
+        }
+        31 => { // pipelined masks only: window k+1's masks, then window k's compress + store
+            let sixteen = _mm512_set1_epi32(16);
+            let mut idx = iota;
+            let mut c = 0;
+            let mut prev = [0u16; 4]; let mut have = false;
+            while c + 4 <= chunks {
+                let m = [mask(s, c, &q), mask(s, c + 1, &q), mask(s, c + 2, &q), mask(s, c + 3, &q)];
+                if have { for j in 0..4 { _mm512_storeu_si512(out.add(cur).cast(), _mm512_maskz_compress_epi32(prev[j], idx));
+                    idx = _mm512_add_epi32(idx, sixteen); cur += (prev[j] as u32).count_ones() as usize; } }
+                prev = m; have = true; c += 4;
+            }
+            if have { for j in 0..4 { _mm512_storeu_si512(out.add(cur).cast(), _mm512_maskz_compress_epi32(prev[j], idx));
+                idx = _mm512_add_epi32(idx, sixteen); cur += (prev[j] as u32).count_ones() as usize; } }
+            for cc in c..chunks { let k = mask(s, cc, &q);
+                _mm512_storeu_si512(out.add(cur).cast(), _mm512_maskz_compress_epi32(k, idx));
+                idx = _mm512_add_epi32(idx, sixteen); cur += (k as u32).count_ones() as usize; }
+        }
         _ => unreachable!(),
     }
     cur
@@ -210,6 +269,7 @@ fn main() {
     let nsets: usize = a.get(2).map_or(8, |s| s.parse().unwrap());
     let variants: Vec<u32> = a.get(3).map_or(vec![0,1,2,3,4,5,7,8,9,12,15,19,24], |s| s.split(',').map(|x| x.parse().unwrap()).collect());
     let off: usize = a.get(4).map_or(0, |s| s.parse().unwrap());
+    if a.get(5).map_or(false, |x| x == "box") { unsafe { BOXQ = true; } }
     let mut r = Xoshiro256PlusPlus::seed_from_u64(7);
     let sets: Vec<Set> = (0..nsets).map(|_| {
         let mut cols: [Vec<L>; 6] = std::array::from_fn(|_| vec![L([0.0; 16]); n / 16]);
