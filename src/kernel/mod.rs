@@ -76,9 +76,10 @@ pub trait Sink {
     /// for a kernel with [`Kernel::PIPELINE_OUTPUT`], over the container's whole four-chunk
     /// windows (the chunks after the last whole window, and containers of fewer than four full
     /// chunks, are pushed one by one) it computes a window's masks and [`pack`](Self::pack)s
-    /// them, then pushes the window before it ([`push_packed`](Self::push_packed)). For a sink whose stores go to
-    /// an address that depends on the masks before (an index writer): those addresses are then
-    /// known before the next window's loads issue, which would otherwise wait behind the stores.
+    /// them, then pushes the window before it ([`push_packed`](Self::push_packed)). For a sink
+    /// whose stores go to an address that depends on the masks before (an index writer): those
+    /// addresses are then known before the next window's loads issue, which would otherwise
+    /// wait behind the stores.
     const MASKS_AHEAD: bool = false;
     /// Called once, before the first `push`, with the number of lanes the driver will push (an
     /// index writer makes room for all of them here, so that no call to the allocator sits in the
