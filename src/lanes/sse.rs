@@ -14,18 +14,24 @@ pub(super) fn run<J: WithLanes>(job: J) -> J::Output {
 #[derive(Clone, Copy, Debug)]
 struct F32x4(f32x4);
 
-/// Left-pack table for four lanes: set-bit positions of each 4-bit mask.
-static PACK4: [[u32; 4]; 16] = {
+/// Left-pack tables for the four nibbles of a chunk: `PACK4[q][m]` holds the positions in the
+/// chunk (`4 * q` plus the set-bit positions of the 4-bit mask `m`), so one splat of the chunk's
+/// base serves all four.
+static PACK4: [[[u32; 4]; 16]; 4] = {
     let packed = left_pack_table::<16>();
-    let mut table = [[0u32; 4]; 16];
-    let mut i = 0;
-    while i < 16 {
-        let mut k = 0;
-        while k < 4 {
-            table[i][k] = ((packed[i] >> (8 * k)) & 0xff) as u32;
-            k += 1;
+    let mut table = [[[0u32; 4]; 16]; 4];
+    let mut q = 0;
+    while q < 4 {
+        let mut i = 0;
+        while i < 16 {
+            let mut k = 0;
+            while k < 4 {
+                table[q][i][k] = ((packed[i] >> (8 * k)) & 0xff) as u32 + 4 * q as u32;
+                k += 1;
+            }
+            i += 1;
         }
-        i += 1;
+        q += 1;
     }
     table
 };
@@ -105,9 +111,10 @@ impl Lanes for F32x4 {
     fn write_chunk_indices(bits: u32, base: u32, out: &mut [MaybeUninit<u32>]) -> usize {
         let out = &mut out[..16];
         let mut n = 0;
-        for q in 0..4 {
+        let base = u32x4::splat(base);
+        for (q, table) in PACK4.iter().enumerate() {
             let nibble = (bits >> (4 * q)) & 15;
-            let idx = u32x4::new(PACK4[nibble as usize]) + u32x4::splat(base + 4 * q);
+            let idx = u32x4::new(table[nibble as usize]) + base;
             let dst: &mut [MaybeUninit<u32>; 4] = (&mut out[n..n + 4]).try_into().expect("4 slots");
             *dst = idx.to_array().map(MaybeUninit::new);
             n += popcount4(nibble);
