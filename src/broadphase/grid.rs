@@ -341,7 +341,7 @@ pub(super) const MIN_PER_CELL: usize = 256;
 /// order) lies at a sorted position in `range`, as `(smaller index, larger index)`, in sweep
 /// order (see the [module docs](self)), into `sink`, until it says stop. `cursor`: per cell,
 /// the lane of its first listing at or after `range.start` ([`Cells::cursors`]).
-pub(super) struct CompleteCells<'a, S: Sink> {
+pub(super) struct CompleteCells<'a, S: PairSink> {
     pub(super) cells: &'a Cells,
     pub(super) range: Range<usize>,
     pub(super) cursor: Vec<usize>,
@@ -349,14 +349,14 @@ pub(super) struct CompleteCells<'a, S: Sink> {
 }
 
 /// Where a complete sweep's pairs go, a batch at a time.
-pub(super) trait Sink {
+pub(super) trait PairSink {
     /// Takes a batch of pairs, in order; `false`: stop the sweep.
     fn take(&mut self, pairs: impl ExactSizeIterator<Item = (u32, u32)>) -> bool;
 }
 
 /// A vector: a batch is appended in one `extend` (its length known up front, so one
 /// reservation and no capacity check per pair).
-impl Sink for &mut Vec<(u32, u32)> {
+impl PairSink for &mut Vec<(u32, u32)> {
     #[inline(always)]
     fn take(&mut self, pairs: impl ExactSizeIterator<Item = (u32, u32)>) -> bool {
         self.extend(pairs);
@@ -367,7 +367,7 @@ impl Sink for &mut Vec<(u32, u32)> {
 /// A callback per pair, `false` to stop.
 pub(super) struct Each<F: FnMut(u32, u32) -> bool>(pub(super) F);
 
-impl<F: FnMut(u32, u32) -> bool> Sink for Each<F> {
+impl<F: FnMut(u32, u32) -> bool> PairSink for Each<F> {
     #[inline(always)]
     fn take(&mut self, pairs: impl ExactSizeIterator<Item = (u32, u32)>) -> bool {
         for (a, b) in pairs {
@@ -379,7 +379,7 @@ impl<F: FnMut(u32, u32) -> bool> Sink for Each<F> {
     }
 }
 
-impl<S: Sink> WithLanes for &mut CompleteCells<'_, S> {
+impl<S: PairSink> WithLanes for &mut CompleteCells<'_, S> {
     type Output = ();
     #[inline(always)]
     fn run<V: Lanes>(self) {
@@ -393,7 +393,7 @@ impl<S: Sink> WithLanes for &mut CompleteCells<'_, S> {
     }
 }
 
-impl<S: Sink> CompleteCells<'_, S> {
+impl<S: PairSink> CompleteCells<'_, S> {
     /// Elements are swept in batches: their scans append their hits to a [`HitStream`] (the
     /// scanning element's index as the owner), until it holds [`BATCH`] hits or more, and then
     /// the batch's pairs are reported in one flat loop. So an element costs its scans and no

@@ -513,7 +513,7 @@ impl Sweep {
     }
 
     /// The complete sweep of all of `cells` on the calling thread, into `sink`.
-    fn sweep_all(&self, cells: &Cells, sink: impl grid::Sink) {
+    fn sweep_all(&self, cells: &Cells, sink: impl grid::PairSink) {
         let mut job = CompleteCells {
             cells,
             range: 0..cells.len(),
