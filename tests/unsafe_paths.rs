@@ -4,7 +4,8 @@
 //! capacity), the AVX2 entry points when the tier is available (under Miri: when the build
 //! enables `avx2,fma,popcnt`), the broadphase batch entry point, and the batched queries (issue
 //! 20: `count_hits_many`, `hits_many_into`, `for_each_hit_many`, on one tile and just past one,
-//! into a reused `HitLists`). Answers are compared with the scalar tier, whose code is safe, or
+//! into a reused `HitLists`), and a blocked container's hit writer (whole nodes and chunks
+//! through its order table, into spare capacity). Answers are compared with the scalar tier, whose code is safe, or
 //! with the one-query methods.
 
 #[macro_use]
@@ -12,7 +13,8 @@ mod common;
 
 use bvlanes::broadphase::{Partition, Sweep};
 use bvlanes::{
-    Aabb, Aabbs, Backend, HitLists, Octahedra, Octahedron, Query, Sphere, Spheres, pairwise,
+    Aabb, Aabbs, Backend, BlockQuery, Blocked, HitLists, Octahedra, Octahedron, Query, Sphere,
+    Spheres, pairwise,
 };
 use common::*;
 
@@ -95,6 +97,42 @@ fn index_writers_fill_spare_capacity_exactly() {
         }
         for q in sphere_queries(len) {
             check_extend(&c, len, &q);
+        }
+        // A blocked container's walk writes whole nodes and chunks through its order table into
+        // the same kind of spare capacity, making room as it goes.
+        let blocked = Blocked::new(&c);
+        for q in queries(len) {
+            check_extend_blocked(&c, &blocked, len, &q);
+        }
+        for q in sphere_queries(len) {
+            check_extend_blocked(&c, &blocked, len, &q);
+        }
+    }
+}
+
+/// [`check_extend`] on a blocked container, against the flat container's scalar tier.
+fn check_extend_blocked<Q>(c: &Aabbs, blocked: &Blocked<Aabbs>, len: usize, q: &Q)
+where
+    Q: Query<Aabbs> + BlockQuery<Aabbs> + core::fmt::Debug,
+{
+    let want: Vec<u32> = c
+        .with_backend(Backend::Scalar)
+        .expect("scalar")
+        .hits(q)
+        .collect();
+    for &b in Backend::available() {
+        let p = blocked.with_backend(b).expect("available");
+        let variants: &[(usize, usize)] = if cfg!(miri) {
+            &[(7, 17)]
+        } else {
+            &[(0, 0), (3, 0), (1, 5), (7, 17), (2, 1000)]
+        };
+        for &(prefix, spare) in variants {
+            let mut out: Vec<u32> = Vec::with_capacity(prefix + spare);
+            out.extend((0..prefix as u32).map(|i| u32::MAX - i));
+            p.extend_hits(q, &mut out);
+            assert_eq!(out[prefix..], want[..], "blocked {b:?} len {len} {q:?}");
+            assert!(out[..prefix].iter().all(|&i| i > u32::MAX - 10));
         }
     }
 }

@@ -550,7 +550,8 @@ impl<'a, C: Blockable> BlockedPinned<'a, C> {
     /// Appends the indices of the primitives hit by `query` to `out`, ascending.
     pub fn extend_hits<Q: BlockQuery<C>>(&self, query: &Q, out: &mut Vec<u32>) {
         let start = out.len();
-        let _ = self.walk(query, walk::Indices(out));
+        let sink = crate::query::sink::Indices::new(core::mem::take(out));
+        *out = self.walk(query, walk::Indices(sink)).0.finish();
         crate::radix::sort_indices(&mut out[start..], self.blocked.max_index());
     }
 

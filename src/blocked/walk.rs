@@ -15,7 +15,7 @@ use core::ops::Range;
 pub(crate) trait Out {
     /// The hit bits of the 16 primitives at positions `base..base + 16` (padding cleared);
     /// returns `true` to stop.
-    fn chunk(&mut self, order: &[u32], base: usize, bits: u32) -> bool;
+    fn chunk<V: Lanes>(&mut self, order: &[u32], base: usize, bits: u32) -> bool;
     /// Every primitive at `positions` is a hit; returns `true` to stop.
     fn all(&mut self, order: &[u32], positions: Range<usize>) -> bool;
     /// The chunk at `base` is about to be pushed: an output that reads `order` asks for its line.
@@ -41,7 +41,7 @@ pub(crate) struct Count(pub(crate) usize);
 
 impl Out for Count {
     #[inline(always)]
-    fn chunk(&mut self, _: &[u32], _: usize, bits: u32) -> bool {
+    fn chunk<V: Lanes>(&mut self, _: &[u32], _: usize, bits: u32) -> bool {
         self.0 += bits.count_ones() as usize;
         false
     }
@@ -57,7 +57,7 @@ pub(crate) struct Any(pub(crate) bool);
 
 impl Out for Any {
     #[inline(always)]
-    fn chunk(&mut self, _: &[u32], _: usize, bits: u32) -> bool {
+    fn chunk<V: Lanes>(&mut self, _: &[u32], _: usize, bits: u32) -> bool {
         self.0 = bits != 0;
         self.0
     }
@@ -68,26 +68,37 @@ impl Out for Any {
     }
 }
 
-/// Appends the caller's indices (in walk order; the caller sorts them).
-pub(crate) struct Indices<'a>(pub(crate) &'a mut Vec<u32>);
+/// Appends the caller's indices (in walk order; the caller sorts them): a chunk's through
+/// `order` by the tier's `write_chunk_values`, a whole node's as a copy of its stretch of `order`.
+pub(crate) struct Indices(pub(crate) crate::query::sink::Indices);
 
-impl Out for Indices<'_> {
+impl Out for Indices {
     #[inline(always)]
     fn prefetch(&self, order: &[u32], base: usize) {
         prefetch_order(order, base);
     }
     #[inline(always)]
-    fn chunk(&mut self, order: &[u32], base: usize, mut bits: u32) -> bool {
-        let order = &order[base..];
-        while bits != 0 {
-            self.0.push(order[bits.trailing_zeros() as usize]);
-            bits &= bits - 1;
+    fn chunk<V: Lanes>(&mut self, order: &[u32], base: usize, bits: u32) -> bool {
+        if bits != 0 {
+            match order.get(base..base + Chunk::LANES) {
+                Some(values) => {
+                    let values: &[u32; 16] = values.try_into().expect("16 values");
+                    self.0.push_values::<V>(bits, values);
+                }
+                None => {
+                    // The last chunk, shorter than 16 (its padding bits are clear).
+                    let mut values = [0; 16];
+                    let rest = &order[base..];
+                    values[..rest.len()].copy_from_slice(rest);
+                    self.0.push_values::<V>(bits, &values);
+                }
+            }
         }
         false
     }
     #[inline(always)]
     fn all(&mut self, order: &[u32], positions: Range<usize>) -> bool {
-        self.0.extend_from_slice(&order[positions]);
+        self.0.push_slice(&order[positions]);
         false
     }
 }
@@ -108,7 +119,7 @@ impl Out for MaskWords<'_> {
         prefetch_order(order, base);
     }
     #[inline(always)]
-    fn chunk(&mut self, order: &[u32], base: usize, mut bits: u32) -> bool {
+    fn chunk<V: Lanes>(&mut self, order: &[u32], base: usize, mut bits: u32) -> bool {
         let order = &order[base..];
         while bits != 0 {
             self.set(order[bits.trailing_zeros() as usize]);
@@ -180,7 +191,10 @@ impl<C: Blockable, Q: BlockQuery<C>> WithLanes for IndicesMany<'_, C, Q> {
         let max = self.blocked.max_index();
         for q in self.queries {
             let start = self.indices.len();
-            let _ = walk::<V, C, Q, Indices<'_>>(self.blocked, q, Indices(self.indices));
+            let sink = crate::query::sink::Indices::new(core::mem::take(self.indices));
+            *self.indices = walk::<V, C, Q, Indices>(self.blocked, q, Indices(sink))
+                .0
+                .finish();
             crate::radix::sort_indices(&mut self.indices[start..], max);
             self.offsets.push(
                 u32::try_from(self.indices.len())
@@ -206,7 +220,7 @@ fn walk<V: Lanes, C: Blockable, Q: BlockQuery<C>, O: Out>(
         // No block test (or no primitive): every chunk, in order.
         let chunks = order.len().div_ceil(Chunk::LANES);
         for c in 0..chunks {
-            if out.chunk(order, c * Chunk::LANES, leaf.chunk::<V>(c)) {
+            if out.chunk::<V>(order, c * Chunk::LANES, leaf.chunk::<V>(c)) {
                 break;
             }
         }
@@ -266,7 +280,7 @@ fn walk<V: Lanes, C: Blockable, Q: BlockQuery<C>, O: Out>(
             let mut bits = partly;
             while bits != 0 {
                 let c = chunk * Chunk::LANES + bits.trailing_zeros() as usize;
-                if out.chunk(order, c * Chunk::LANES, leaf.chunk::<V>(c)) {
+                if out.chunk::<V>(order, c * Chunk::LANES, leaf.chunk::<V>(c)) {
                     return out;
                 }
                 bits &= bits - 1;

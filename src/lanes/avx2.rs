@@ -125,6 +125,33 @@ impl Lanes for F32x8 {
     fn write_chunk_indices(bits: u32, base: u32, out: &mut [MaybeUninit<u32>]) -> usize {
         Self::store_chunk_indices(bits, base, Self::pack_chunk_indices(bits, base), out)
     }
+    #[inline(always)]
+    fn write_chunk_values(bits: u32, values: &[u32; 16], out: &mut [MaybeUninit<u32>]) -> usize {
+        let out = &mut out[..16];
+        let (lo, hi) = (bits & 0xff, (bits >> 8) & 0xff);
+        let n_lo = lo.count_ones() as usize;
+        // SAFETY: AVX2 is present (module safety model). The loads read the two halves of
+        // `values` (16 u32); the stores write 8 u32 each inside `out` (16 long, bounds-checked
+        // above): the first at 0, the second at `n_lo <= 8`; every lane an initialised `u32`.
+        unsafe {
+            let v_lo = _mm256_loadu_si256(values.as_ptr().cast::<__m256i>());
+            let v_hi = _mm256_loadu_si256(values.as_ptr().add(8).cast::<__m256i>());
+            // The hits' lane positions of each half, one per byte (`PACK8`), as the permutes'
+            // lane indices.
+            let p_lo = _mm256_cvtepu8_epi32(_mm_cvtsi64_si128(PACK8[lo as usize] as i64));
+            let p_hi = _mm256_cvtepu8_epi32(_mm_cvtsi64_si128(PACK8[hi as usize] as i64));
+            let dst = out.as_mut_ptr();
+            _mm256_storeu_si256(
+                dst.cast::<__m256i>(),
+                _mm256_permutevar8x32_epi32(v_lo, p_lo),
+            );
+            _mm256_storeu_si256(
+                dst.add(n_lo).cast::<__m256i>(),
+                _mm256_permutevar8x32_epi32(v_hi, p_hi),
+            );
+        }
+        n_lo + hi.count_ones() as usize
+    }
     type PackedIndices = [__m256i; 2];
     #[inline(always)]
     fn pack_chunk_indices(bits: u32, base: u32) -> [__m256i; 2] {

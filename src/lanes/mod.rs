@@ -103,6 +103,22 @@ pub trait Lanes: Copy {
     /// bytes ([`write_indices`](Self::write_indices) relies on it): `out.len() >= 16` is
     /// required (panics otherwise; the callers leave 16 or more).
     fn write_chunk_indices(bits: u32, base: u32, out: &mut [MaybeUninit<u32>]) -> usize;
+    /// Writes `values[i]` for each set bit `i` of the 16-bit chunk mask `bits` (ascending `i`)
+    /// to the front of `out` and returns how many were written, with
+    /// [`write_chunk_indices`](Self::write_chunk_indices)' contract (it may write initialised
+    /// values up to slot 16; `out.len() >= 16`). A blocked container's walk writes a chunk's
+    /// hits through its table of the caller's indices with it.
+    #[inline(always)]
+    fn write_chunk_values(bits: u32, values: &[u32; 16], out: &mut [MaybeUninit<u32>]) -> usize {
+        let out = &mut out[..16];
+        let mut n = 0;
+        for (i, &v) in values.iter().enumerate() {
+            // Branch-free: always write, advance only on a hit.
+            out[n & 15].write(v);
+            n += ((bits >> i) & 1) as usize;
+        }
+        n
+    }
     /// A chunk's hit indices prepared ahead of their store by
     /// [`pack_chunk_indices`](Self::pack_chunk_indices): the packed vectors on the 8- and 16-lane
     /// tiers, nothing on the others (their store does all the work).
@@ -323,8 +339,9 @@ mod tests {
     /// Every 16-bit chunk mask (and bits above them, which the writers ignore) through
     /// `write_chunk_indices`, and through `pack_chunk_indices` of it and of the next chunk's mask
     /// (its complement) before either is stored with `store_chunk_indices`, as the pipelined
-    /// driver does, on tier `V`: the failures as strings, empty if every store wrote the
-    /// ascending hit indices and counted them.
+    /// driver does, and the hit lanes of a table of values through `write_chunk_values`, on tier
+    /// `V`: the failures as strings, empty if every store wrote the ascending hit indices (or
+    /// values) and counted them.
     struct IndexWriters {
         base: u32,
     }
@@ -354,6 +371,25 @@ mod tests {
                     }
                     n
                 }];
+                // The value writer, through a table of distinct values (the hit lanes' values
+                // must come out, in lane order).
+                let values: [u32; 16] = core::array::from_fn(|i| {
+                    base.rotate_left(i as u32) ^ 0x9e37_79b9_u32.wrapping_mul(i as u32)
+                });
+                let mut value_slots = [MaybeUninit::new(0xdead_beef_u32); 20];
+                let n_values = V::write_chunk_values(bits, &values, &mut value_slots);
+                // SAFETY: as below.
+                let got: Vec<u32> = value_slots[..n_values]
+                    .iter()
+                    .map(|x| unsafe { x.assume_init() })
+                    .collect();
+                let want: Vec<u32> = hits_of(bits, 0)
+                    .iter()
+                    .map(|&i| values[i as usize])
+                    .collect();
+                if got != want {
+                    failures.push(format!("bits {bits:#x}, value writer: {got:?}"));
+                }
                 let want = hits_of(bits, base);
                 for (k, &n) in n.iter().enumerate() {
                     // SAFETY: as above.
@@ -371,7 +407,7 @@ mod tests {
     }
 
     #[test]
-    fn index_writers_packed_or_not_write_the_hits_on_every_backend() {
+    fn index_and_value_writers_write_the_hits_on_every_backend() {
         for base in [0, 1000, u32::MAX - 31] {
             for &backend in Backend::available() {
                 let failures = dispatch(backend, IndexWriters { base });

@@ -241,6 +241,7 @@ fn widened_radius(r: f32) -> f32 {
 // ---- Aabbs ----
 
 /// The box kernel of `strategy` for the screened query box `[q_min, q_max]`.
+#[inline(always)]
 fn box_kernel(c: &Aabbs, strategy: BoxStrategy, q_min: [f32; 3], q_max: [f32; 3]) -> BoxKernel<'_> {
     match strategy {
         BoxStrategy::Direct => BoxKernel::Direct(AabbsVsBox {

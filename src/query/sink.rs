@@ -1,7 +1,7 @@
 //! The output sinks: what a query does with each block's hit bits.
 
 use crate::kernel::Sink;
-use crate::lanes::Lanes;
+use crate::lanes::{Chunk, Lanes};
 
 /// Counts hits.
 pub(crate) struct Count(pub(crate) usize);
@@ -69,6 +69,31 @@ impl Indices {
         // just wrote).
         unsafe { self.out.set_len(self.written) };
         self.out
+    }
+}
+
+impl Indices {
+    /// Appends `values[i]` for each set bit `i` of `bits` (ascending `i`), with the tier's
+    /// `write_chunk_values`; makes room as it goes (for a writer that cannot reserve for every
+    /// lane up front: a blocked container's walk).
+    #[inline(always)]
+    pub(crate) fn push_values<V: Lanes>(&mut self, bits: u32, values: &[u32; 16]) {
+        self.reserve(Chunk::LANES);
+        let at = self.written - self.out.len();
+        let dst = &mut self.out.spare_capacity_mut()[at..at + STORE_SLACK];
+        self.written += V::write_chunk_values(bits, values, dst);
+    }
+
+    /// Appends `values`.
+    #[inline(always)]
+    pub(crate) fn push_slice(&mut self, values: &[u32]) {
+        self.reserve(values.len());
+        let at = self.written - self.out.len();
+        let dst = &mut self.out.spare_capacity_mut()[at..at + values.len()];
+        for (d, &v) in dst.iter_mut().zip(values) {
+            d.write(v);
+        }
+        self.written += values.len();
     }
 }
 
