@@ -105,7 +105,7 @@ mod strategy;
 mod tasks;
 
 pub use backend::BACKEND_ENV;
-pub use blocked::{BlockQuery, Blockable, Blocked, BlockedPinned};
+pub use blocked::{BlockQuery, Blockable, Blocked, BlockedPinned, Optimized};
 pub use error::BvError;
 pub use lanes::{Backend, ParseBackendError};
 pub use primitive::{

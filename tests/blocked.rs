@@ -336,6 +336,95 @@ fn outsized_boxes_get_blocks_of_their_own() {
     assert!(same_answers(&flat, &blocked, &q) >= 20);
 }
 
+/// `looseness` and `optimize`: 1 after a build; widened blocks raise it and a refit lowers it;
+/// moves that scatter neighbours leave it high after a refit, so `optimize` rebuilds; the answers
+/// stay the flat container's through all of it; outsized primitives' blocks are left out; a
+/// scene of points is 1 until a block grows, then infinite.
+#[test]
+fn looseness_and_optimize() {
+    use bvlanes::Optimized;
+    let mut rng = TestRng::named(10, "blocked looseness");
+    let mut items: Vec<Aabb> = (0..5000)
+        .map(|_| {
+            let c = rng.near([0.0; 3], 100.0);
+            Aabb::new(c, core::array::from_fn(|i| c[i] + 1.0))
+        })
+        .collect();
+    for i in (0..items.len()).step_by(500) {
+        items[i] = Aabb::new([-150.0; 3], [150.0; 3]);
+    }
+    let mut flat = Aabbs::from_slice(&items).unwrap();
+    let mut blocked = Blocked::<Aabbs>::from_slice(&items).unwrap();
+    assert_eq!(blocked.outsized(), 10);
+    assert_eq!(blocked.looseness(), 1.0);
+    assert_eq!(blocked.optimize(1.2), Optimized::Kept);
+    let check = |flat: &Aabbs, blocked: &Blocked<Aabbs>, rng: &mut TestRng| {
+        for _ in 0..20 {
+            let size = rng.pick(&[1.0, 10.0, 60.0]);
+            let q = Aabb::random(rng, [0.0; 3], size);
+            same_answers(flat, blocked, &q);
+        }
+    };
+    // An outsized box moving far: its block is not measured.
+    let far = Aabb::new([900.0; 3], [1200.0; 3]);
+    blocked.set(500, far).unwrap();
+    flat.set(500, far).unwrap();
+    assert_eq!(blocked.looseness(), 1.0);
+    // Everything shifts by 40 along x: every block widens by 40; a refit makes them tight again
+    // (neighbours stayed neighbours).
+    let shifted: Vec<Aabb> = (0..items.len())
+        .map(|i| {
+            let b = flat.get(i).unwrap();
+            Aabb::new(
+                [b.min[0] + 40.0, b.min[1], b.min[2]],
+                [b.max[0] + 40.0, b.max[1], b.max[2]],
+            )
+        })
+        .collect();
+    for (i, &b) in shifted.iter().enumerate() {
+        blocked.set(i, b).unwrap();
+        flat.set(i, b).unwrap();
+    }
+    let widened = blocked.looseness();
+    assert!(widened > 1.2, "{widened}");
+    check(&flat, &blocked, &mut rng);
+    assert_eq!(blocked.optimize(1.2), Optimized::Refit);
+    assert!(blocked.looseness() < 1.01, "{}", blocked.looseness());
+    check(&flat, &blocked, &mut rng);
+    // Every box jumps to a random place: a refit cannot help, a rebuild does.
+    for i in 0..items.len() {
+        let c = rng.near([0.0; 3], 100.0);
+        let b = Aabb::new(c, core::array::from_fn(|k| c[k] + 1.0));
+        blocked.set(i, b).unwrap();
+        flat.set(i, b).unwrap();
+    }
+    assert!(blocked.looseness() > 2.0, "{}", blocked.looseness());
+    let mut refit = blocked.clone();
+    refit.refit();
+    assert!(refit.looseness() > 2.0, "{}", refit.looseness());
+    assert_eq!(blocked.optimize(2.0), Optimized::Rebuilt);
+    assert_eq!(blocked.looseness(), 1.0);
+    check(&flat, &blocked, &mut rng);
+    // NaN and values below 1 always rebuild.
+    assert_eq!(blocked.optimize(f64::NAN), Optimized::Rebuilt);
+    assert_eq!(blocked.optimize(0.5), Optimized::Rebuilt);
+    check(&flat, &blocked, &mut rng);
+    // Points: 1 while they stay points, infinite once a block grows.
+    let mut points =
+        Blocked::<Aabbs>::from_slice(&vec![Aabb::new([3.0; 3], [3.0; 3]); 100]).unwrap();
+    assert_eq!(points.looseness(), 1.0);
+    points.set(7, Aabb::new([3.0; 3], [3.0; 3])).unwrap();
+    assert_eq!(points.looseness(), 1.0);
+    points.set(7, Aabb::new([4.0; 3], [4.0; 3])).unwrap();
+    assert_eq!(points.looseness(), f64::INFINITY);
+    assert_eq!(points.optimize(4.0), Optimized::Rebuilt);
+    assert_eq!(points.looseness(), 1.0);
+    // Empty.
+    let mut empty = Blocked::<Aabbs>::from_slice(&[]).unwrap();
+    assert_eq!(empty.looseness(), 1.0);
+    assert_eq!(empty.optimize(1.0), Optimized::Kept);
+}
+
 #[test]
 fn errors_name_the_index_and_change_nothing() {
     let items = [Aabb::new([0.0; 3], [1.0; 3]), Aabb::new([2.0; 3], [1.0; 3])];

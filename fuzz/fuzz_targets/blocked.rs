@@ -14,7 +14,9 @@
 //!   left untouched) must equal the flat container's, bit for bit;
 //! * `set` of a random index to an arbitrary primitive: the same `Result` as the flat `set`
 //!   (an error names the index and changes nothing), the same `get` after;
-//! * `refit` and `rebuild`: nothing visible changes (`get` of every index).
+//! * `refit`, `rebuild` and `optimize`: nothing visible changes (`get` of every index), the
+//!   looseness is never NaN, 1 after a rebuild, and at most the threshold when `optimize` kept
+//!   or refit the blocks.
 #![no_main]
 
 #[path = "../../tests/common/mod.rs"]
@@ -25,8 +27,8 @@ mod input;
 
 use bvlanes::{
     Aabb, Aabbs, Backend, BlockQuery, Blockable, Blocked, BoxStrategy, Conservative, DownTet,
-    DownTets, Frustum, Obb, Octahedra, Octahedron, Pinned, Query, Sphere, Spheres, Staged, UpTet,
-    UpTets,
+    DownTets, Frustum, Obb, Octahedra, Octahedron, Optimized, Pinned, Query, Sphere, Spheres,
+    Staged, UpTet, UpTets,
 };
 use common::Shape;
 use core::fmt::Debug;
@@ -209,9 +211,19 @@ fn run<C>(
             1 => {
                 blocked.refit();
                 check_get(&flat, &blocked);
+                assert!(blocked.looseness() >= 0.0, "{}", blocked.looseness());
             }
             2 => {
                 blocked.rebuild();
+                check_get(&flat, &blocked);
+                assert_eq!(blocked.looseness(), 1.0);
+            }
+            3 => {
+                let max = f64::from(inp.u8()) / 64.0;
+                match blocked.optimize(max) {
+                    Optimized::Kept | Optimized::Refit => assert!(blocked.looseness() <= max),
+                    Optimized::Rebuilt => assert_eq!(blocked.looseness(), 1.0),
+                }
                 check_get(&flat, &blocked);
             }
             _ => query(&flat, &blocked, inp),

@@ -43,6 +43,10 @@ pub trait Level: Clone + Debug + Send + Sync {
     /// test of a box query skips a level whose nodes are all wider than the query box). Levels
     /// that are not boxes give `0`.
     fn min_sides(&self) -> [f32; 3];
+    /// A linear size of a node's bounds, never negative, zero for a point (what
+    /// [`Blocked::looseness`](super::Blocked::looseness) sums): a box's three sides; a hull's
+    /// outer tetrahedra's sizes (see [`Hulls`]).
+    fn size(bound: &Self::Bound) -> f64;
 }
 
 /// Prefetches every column of chunk `first + i` of `cols` for each set bit `i` of `bits`.
@@ -128,6 +132,12 @@ impl Level for Aabbs {
         prefetch_each(&self.view(), first, bits);
     }
 
+    fn size(b: &Aabb) -> f64 {
+        (0..3)
+            .map(|a| f64::from(b.max[a]) - f64::from(b.min[a]))
+            .sum()
+    }
+
     fn min_sides(&self) -> [f32; 3] {
         let mut m = [f32::INFINITY; 3];
         for b in self.iter() {
@@ -153,6 +163,13 @@ impl<const W: usize, const LOWER: u32> Hulls<W, LOWER> {
     #[inline(always)]
     const fn lower(k: usize) -> bool {
         LOWER >> k & 1 == 1
+    }
+
+    /// Whether column `k` is an outer bound: the first half of the columns (see the level types
+    /// below).
+    #[inline(always)]
+    const fn outer(k: usize) -> bool {
+        k < W / 2
     }
 
     /// Columns `first..first + M` as a kernel's view.
@@ -229,6 +246,19 @@ impl<const W: usize, const LOWER: u32> Level for Hulls<W, LOWER> {
 
     fn min_sides(&self) -> [f32; 3] {
         [0.0; 3]
+    }
+
+    /// The outer bounds (the first half of the columns) come in groups of four, the four
+    /// tetrahedron axes of one orientation (`UpHulls` and `DownHulls` one group, `OctaHulls` an up
+    /// and a down group). The four axes sum to zero, so a group bounds a tetrahedron whose size is the sum of its four upper
+    /// bounds, or minus the sum of its four lower bounds (0 for a point, more the larger).
+    fn size(b: &[f32; W]) -> f64 {
+        let outer = (0..W).filter(|&k| Self::outer(k));
+        let signed = outer.map(|k| {
+            let v = f64::from(b[k]);
+            if Self::lower(k) { -v } else { v }
+        });
+        signed.sum::<f64>().max(0.0)
     }
 }
 

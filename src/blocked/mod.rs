@@ -14,7 +14,7 @@ use layout::private::Layout;
 use level::Level;
 
 use crate::error::BvError;
-use crate::lanes::{Backend, dispatch};
+use crate::lanes::{Backend, Chunk, dispatch};
 use crate::primitive::Aabb;
 use crate::query::{HitLists, Hits};
 use crate::soa::Aabbs;
@@ -116,6 +116,10 @@ pub struct Blocked<C: Blockable> {
     outsized: usize,
     /// The threads of the build, its refits and rebuilds (0: all of rayon's pool).
     threads: usize,
+    /// The sizes of the measured blocks ([`measured_blocks`](Blocked::measured_blocks)) summed
+    /// ([`Level::size`]): at the last build or rebuild, and now (kept by `set` and `refit`).
+    built_size: f64,
+    size: f64,
 }
 
 impl<C: Blockable> Blocked<C> {
@@ -161,7 +165,7 @@ impl<C: Blockable> Blocked<C> {
         }
         let levels = build::levels(&leaves, threads);
         let min_sides = build::min_sides(&levels);
-        Blocked {
+        let mut blocked = Blocked {
             leaves,
             order,
             position,
@@ -169,7 +173,32 @@ impl<C: Blockable> Blocked<C> {
             min_sides,
             outsized,
             threads,
+            built_size: 0.0,
+            size: 0.0,
+        };
+        blocked.size = blocked.blocks_size();
+        blocked.built_size = blocked.size;
+        blocked
+    }
+
+    /// The blocks [`looseness`](Blocked::looseness) measures: those holding no outsized
+    /// primitive (every block if all hold one).
+    fn measured_blocks(&self) -> usize {
+        let blocks = self.levels.first().map_or(0, Level::len);
+        match (self.len() - self.outsized) / Chunk::LANES {
+            0 => blocks,
+            normal => normal,
         }
+    }
+
+    /// The sizes of the measured blocks' bounds, summed.
+    fn blocks_size(&self) -> f64 {
+        let Some(level) = self.levels.first() else {
+            return 0.0;
+        };
+        (0..self.measured_blocks())
+            .map(|b| <C::Level as Level>::size(&level.node(b)))
+            .sum()
     }
 
     /// The blocked form of `items` (index `i` is `items[i]`).
@@ -249,6 +278,7 @@ impl<C: Blockable> Blocked<C> {
             .put(p, item)
             .expect("a checked item at a position inside the container");
         let b = C::item_bounds(&item);
+        let measured = self.measured_blocks();
         for (k, level) in self.levels.iter_mut().enumerate() {
             let node = p >> (4 * (k + 1));
             let cur = level.node(node);
@@ -256,7 +286,11 @@ impl<C: Blockable> Blocked<C> {
                 // Every level above contains this one.
                 break;
             }
-            level.set_node(node, C::Level::union(&cur, &b));
+            let wider = C::Level::union(&cur, &b);
+            if k == 0 && node < measured {
+                self.size += C::Level::size(&wider) - C::Level::size(&cur);
+            }
+            level.set_node(node, wider);
         }
         Ok(())
     }
@@ -266,6 +300,93 @@ impl<C: Blockable> Blocked<C> {
     pub fn refit(&mut self) {
         self.levels = build::levels(&self.leaves, self.threads);
         self.min_sides = build::min_sides(&self.levels);
+        self.size = self.blocks_size();
+    }
+
+    /// How much the blocks' bounds have grown since the last build or [`rebuild`]: their summed
+    /// size now over that sum then (1 right after a build; more as [`set`] widens blocks and
+    /// primitives drift apart from their block's neighbours; a [`refit`] brings it back down as
+    /// far as the current order allows).
+    ///
+    /// A block's size is linear in its bounds: the sum of its three sides for box bounds
+    /// (`Aabbs`, `Spheres`), the size of its outer tetrahedra for the others (`UpTets`,
+    /// `DownTets`: one; `Octahedra`: the up and the down one). Blocks holding outsized primitives
+    /// are left out (one moved huge primitive would otherwise hide every other block's
+    /// growth). When every block was a point at the build, it is 1 while they stay points and
+    /// infinite once one grows. A query's cost grows with it: see `docs/benchmarks.md`
+    /// ("Blocked containers", motion) for what it measured. Kept up to date by [`set`] (one size
+    /// per widened block), so reading it costs nothing.
+    ///
+    /// ```
+    /// use bvlanes::{Aabb, Aabbs, Blocked};
+    /// let boxes: Vec<Aabb> = (0..4096)
+    ///     .map(|i| {
+    ///         let c = [(i % 16) as f32, (i / 16 % 16) as f32, (i / 256) as f32];
+    ///         Aabb::new(c, c.map(|v| v + 0.5))
+    ///     })
+    ///     .collect();
+    /// let mut blocked = Blocked::<Aabbs>::from_slice(&boxes)?;
+    /// assert_eq!(blocked.looseness(), 1.0);
+    /// // Box 0 jumps across the scene: its block now spans it.
+    /// blocked.set(0, Aabb::new([15.0; 3], [15.5; 3]))?;
+    /// assert!(blocked.looseness() > 1.0);
+    /// blocked.rebuild();
+    /// assert_eq!(blocked.looseness(), 1.0);
+    /// # Ok::<(), bvlanes::BvError>(())
+    /// ```
+    ///
+    /// [`set`]: Blocked::set
+    /// [`refit`]: Blocked::refit
+    /// [`rebuild`]: Blocked::rebuild
+    #[must_use]
+    pub fn looseness(&self) -> f64 {
+        if self.built_size > 0.0 {
+            self.size / self.built_size
+        } else if self.size > 0.0 {
+            f64::INFINITY
+        } else {
+            1.0
+        }
+    }
+
+    /// Keeps the blocks if their [`looseness`](Blocked::looseness) is at most `max_looseness`;
+    /// else [`refit`](Blocked::refit)s them, and if that leaves it above `max_looseness`,
+    /// [`rebuild`](Blocked::rebuild)s: the cheapest of the three that brings it down (a refit
+    /// costs a pass over the primitives, a rebuild a new build). Says which it did. A
+    /// `max_looseness` below 1 or NaN always rebuilds.
+    ///
+    /// ```
+    /// use bvlanes::{Aabb, Aabbs, Blocked, Optimized};
+    /// let boxes: Vec<Aabb> = (0..1000)
+    ///     .map(|i| {
+    ///         let c = [(i % 10) as f32, (i / 10 % 10) as f32, (i / 100) as f32];
+    ///         Aabb::new(c, c.map(|v| v + 0.5))
+    ///     })
+    ///     .collect();
+    /// let mut blocked = Blocked::<Aabbs>::from_slice(&boxes)?;
+    /// assert_eq!(blocked.optimize(1.5), Optimized::Kept);
+    /// // Everything moves three units and back: the blocks widened, but each still holds
+    /// // neighbours, so a refit makes them tight again.
+    /// for i in 0..boxes.len() {
+    ///     let b = boxes[i];
+    ///     blocked.set(i, Aabb::new(b.min.map(|v| v + 3.0), b.max.map(|v| v + 3.0)))?;
+    ///     blocked.set(i, b)?;
+    /// }
+    /// assert!(blocked.looseness() > 1.5);
+    /// assert_eq!(blocked.optimize(1.5), Optimized::Refit);
+    /// assert_eq!(blocked.looseness(), 1.0);
+    /// # Ok::<(), bvlanes::BvError>(())
+    /// ```
+    pub fn optimize(&mut self, max_looseness: f64) -> Optimized {
+        if self.looseness() <= max_looseness {
+            return Optimized::Kept;
+        }
+        self.refit();
+        if self.looseness() <= max_looseness {
+            return Optimized::Refit;
+        }
+        self.rebuild();
+        Optimized::Rebuilt
     }
 
     /// Reorders along the curve again and rebuilds the bounds: what [`new`](Blocked::new) costs.
@@ -368,6 +489,17 @@ impl Blocked<Aabbs> {
     pub fn bounds(&self, level: usize, node: usize) -> Option<Aabb> {
         self.levels.get(level)?.get(node)
     }
+}
+
+/// What [`Blocked::optimize`] did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Optimized {
+    /// Nothing: the blocks were tight enough.
+    Kept,
+    /// A [`refit`](Blocked::refit) (the order kept).
+    Refit,
+    /// A [`rebuild`](Blocked::rebuild) (after a refit that was not enough).
+    Rebuilt,
 }
 
 /// A [`Blocked`] container with its queries pinned to one [`Backend`] (from
@@ -571,5 +703,81 @@ impl<'a, C: Blockable> BlockedPinned<'a, C> {
     pub fn hit_mask<Q: BlockQuery<C>>(&self, query: &Q, mask: &mut [u64]) {
         let mask = crate::query::mask_words(self.blocked.len(), mask);
         let _ = self.walk(query, walk::MaskWords(mask));
+    }
+}
+
+/// The looseness bookkeeping: the size `set` keeps up to date equals the sum taken afresh, on
+/// every kind of level (boxes and the three kinds of hulls), after random moves that widen
+/// blocks, including the outsized ones' (which it leaves out).
+#[cfg(test)]
+mod tests {
+    use super::{Blockable, Blocked};
+    use crate::primitive::{Aabb, Octahedron, Sphere};
+    use crate::soa::{Aabbs, DownTets, Octahedra, Spheres, UpTets};
+
+    /// A box of side `0.5..1.5` at `0..100` per axis from the generator `x`.
+    fn random_box(x: &mut u64) -> Aabb {
+        let mut next = || {
+            *x ^= *x << 13;
+            *x ^= *x >> 7;
+            *x ^= *x << 17;
+            (*x >> 40) as f32 / (1u64 << 24) as f32
+        };
+        let c = [next() * 100.0, next() * 100.0, next() * 100.0];
+        let h = 0.25 + 0.5 * next();
+        Aabb::new(c.map(|v| v - h), c.map(|v| v + h))
+    }
+
+    /// Builds from `make` of 3,000 random boxes (every 97th one 5,000 wider: outsized), moves
+    /// a third of them with `set`, and checks the kept size against a fresh sum after each.
+    fn check<C: Blockable>(make: impl Fn(Aabb) -> C::Primitive)
+    where
+        C::Primitive: Copy,
+    {
+        let mut x = 0x9e37_79b9_7f4a_7c15;
+        let items: Vec<C::Primitive> = (0..3000)
+            .map(|i| {
+                let b = random_box(&mut x);
+                make(if i % 97 == 0 {
+                    // Centred among the others (centres far out would stretch the curve's grid).
+                    Aabb::new(b.min.map(|v| v - 2500.0), b.max.map(|v| v + 2500.0))
+                } else {
+                    b
+                })
+            })
+            .collect();
+        let mut blocked = Blocked::<C>::from_slice(&items).expect("valid");
+        assert!(blocked.outsized() > 0);
+        assert!((blocked.looseness() - 1.0).abs() < 1e-12);
+        for k in 0..1000 {
+            let i = (k * 7919) % items.len();
+            let item = make(random_box(&mut x));
+            blocked.set(i, item).expect("valid");
+            let fresh = blocked.blocks_size();
+            assert!(
+                (blocked.size - fresh).abs() <= 1e-9 * fresh,
+                "move {k}: kept {} fresh {fresh}",
+                blocked.size
+            );
+        }
+        assert!(blocked.looseness() > 1.5, "{}", blocked.looseness());
+        blocked.refit();
+        assert_eq!(blocked.size, blocked.blocks_size());
+        blocked.rebuild();
+        assert_eq!(blocked.looseness(), 1.0);
+    }
+
+    #[test]
+    fn kept_size_equals_a_fresh_sum_on_every_level_kind() {
+        check::<Aabbs>(|b| b);
+        check::<Spheres>(|b| {
+            Sphere::new(
+                core::array::from_fn(|a| 0.5 * (b.min[a] + b.max[a])),
+                0.5 * (b.max[0] - b.min[0]),
+            )
+        });
+        check::<UpTets>(|b| Octahedron::from_aabb(&b).up);
+        check::<DownTets>(|b| Octahedron::from_aabb(&b).down);
+        check::<Octahedra>(|b| Octahedron::from_aabb(&b));
     }
 }

@@ -1,0 +1,76 @@
+use bvlanes::{Aabb, Aabbs, Blocked};
+use rand_xoshiro::Xoshiro256PlusPlus;
+use rand_xoshiro::rand_core::{Rng, SeedableRng};
+use std::time::Instant;
+
+fn unit(r: &mut Xoshiro256PlusPlus) -> f32 { (r.next_u32() >> 8) as f32 / (1u32 << 24) as f32 }
+
+fn time_queries(b: &Blocked<Aabbs>, qs: &[Aabb]) -> (f64, usize) {
+    let mut best = f64::INFINITY; let mut tot = 0;
+    for _ in 0..5 {
+        let t = Instant::now();
+        tot = qs.iter().map(|q| b.count_hits(q)).sum();
+        best = best.min(t.elapsed().as_secs_f64() * 1e3);
+    }
+    (best, tot)
+}
+
+fn measures(b: &Blocked<Aabbs>, q0: f64) -> [f64; 3] {
+    let mut m = [0.0; 3];
+    let mut i = 0;
+    while let Some(bb) = b.bounds(0, i) {
+        let s: [f64; 3] = std::array::from_fn(|a| (bb.max[a] - bb.min[a]) as f64);
+        m[0] += s.iter().sum::<f64>();
+        m[1] += (s[0] + q0) * (s[1] + q0) * (s[2] + q0);
+        m[2] += s[0] * s[1] * s[2];
+        i += 1;
+    }
+    m
+}
+
+fn main() {
+    let a: Vec<String> = std::env::args().collect();
+    let n: usize = a.get(1).map_or(1_000_000, |s| s.parse().unwrap());
+    let qh: f32 = a.get(2).map_or(5.0, |s| s.parse().unwrap());
+    let mut r = Xoshiro256PlusPlus::seed_from_u64(1);
+    let boxes: Vec<Aabb> = (0..n).map(|_| {
+        let c: [f32; 3] = std::array::from_fn(|_| unit(&mut r) * 1000.0);
+        let h: [f32; 3] = std::array::from_fn(|_| 0.5 + 2.0 * unit(&mut r));
+        Aabb::new(std::array::from_fn(|i| c[i] - h[i]), std::array::from_fn(|i| c[i] + h[i]))
+    }).collect();
+    let qs: Vec<Aabb> = (0..1000).map(|_| {
+        let c: [f32; 3] = std::array::from_fn(|_| unit(&mut r) * 1000.0);
+        Aabb::new(c.map(|v| v - qh), c.map(|v| v + qh))
+    }).collect();
+    let base = Blocked::<Aabbs>::from_slice(&boxes).unwrap();
+    let (t0, h0) = time_queries(&base, &qs);
+    let q0 = { let m = measures(&base, 0.0); let nb = (n / 16) as f64; m[0] / nb / 3.0 };
+    let m0 = measures(&base, q0);
+    let rel = |b: &Blocked<Aabbs>| { let m = measures(b, q0); format!("lin {:.3} vol+q0 {:.3} vol {:.3}", m[0] / m0[0], m[1] / m0[1], m[2] / m0[2]) };
+    println!("mean block side {q0:.2}");
+    println!("n {n} query half extent {qh}: built: looseness 1.000 count {t0:.3} ms hits {h0}");
+    for d in [0.5f32, 2.0, 8.0, 32.0] {
+        let mut b = base.clone();
+        let mut moved = boxes.clone();
+        for (i, m) in moved.iter_mut().enumerate() {
+            let s: [f32; 3] = std::array::from_fn(|_| (unit(&mut r) * 2.0 - 1.0) * d);
+            *m = Aabb::new(std::array::from_fn(|k| m.min[k] + s[k]), std::array::from_fn(|k| m.max[k] + s[k]));
+            let _ = i;
+        }
+        let t = Instant::now();
+        for (i, m) in moved.iter().enumerate() { b.set(i, *m).unwrap(); }
+        let t_set = t.elapsed().as_secs_f64() * 1e3;
+        let (ts, hs) = time_queries(&b, &qs);
+        let l_set = b.looseness();
+        let r_set = rel(&b);
+        let t = Instant::now(); b.refit(); let t_refit = t.elapsed().as_secs_f64() * 1e3;
+        let (tr, _) = time_queries(&b, &qs);
+        let l_refit = b.looseness();
+        let r_refit = rel(&b);
+        let t = Instant::now(); b.rebuild(); let t_rebuild = t.elapsed().as_secs_f64() * 1e3;
+        let (tb, hb) = time_queries(&b, &qs);
+        assert_eq!(hs, hb);
+        println!("  set: {r_set} | refit: {r_refit}");
+        println!("jitter +-{d:5}: after set (all, {t_set:.1} ms) looseness {l_set:.3} count {ts:.3} ms ({:.2}x) | refit ({t_refit:.1} ms) looseness {l_refit:.3} count {tr:.3} ms ({:.2}x) | rebuild ({t_rebuild:.1} ms) looseness {:.3} count {tb:.3} ms", ts / t0, tr / t0, b.looseness());
+    }
+}
