@@ -336,6 +336,49 @@ fn outsized_boxes_get_blocks_of_their_own() {
     assert!(same_answers(&flat, &blocked, &q) >= 20);
 }
 
+/// A few primitives far out do not stretch the curve's grid over everyone: the blocks of the
+/// others stay as small as without them (with the grid over the exact bounds of the centres,
+/// every block of 16 spanned the cloud), and the answers stay the flat container's.
+#[test]
+fn far_primitives_do_not_stretch_the_blocks() {
+    /// The blocks' summed sides, leaving out blocks wider than 1,000 (those holding a far box).
+    fn near_blocks_size(blocked: &Blocked<Aabbs>) -> f32 {
+        (0..)
+            .map_while(|b| blocked.bounds(0, b))
+            .map(|b| (0..3).map(|a| b.max[a] - b.min[a]).sum::<f32>())
+            .filter(|&s| s <= 1000.0)
+            .sum()
+    }
+    let mut rng = TestRng::named(11, "blocked far outliers");
+    let items: Vec<Aabb> = (0..5000)
+        .map(|_| {
+            let c = rng.near([0.0; 3], 100.0);
+            Aabb::new(c, core::array::from_fn(|i| c[i] + 1.0))
+        })
+        .collect();
+    let plain = near_blocks_size(&Blocked::<Aabbs>::from_slice(&items).unwrap());
+    for far in [1e4f32, 1e7, 3e38] {
+        let mut items = items.clone();
+        items[17] = Aabb::new([far; 3], [far; 3]);
+        items[4000] = Aabb::new([-far, 0.0, far], [-far, 0.0, far]);
+        let blocked = Blocked::<Aabbs>::from_slice(&items).unwrap();
+        assert_eq!(blocked.outsized(), 0);
+        let size = near_blocks_size(&blocked);
+        assert!(
+            size <= 1.25 * plain,
+            "far {far}: blocks {size}, without the far boxes {plain}"
+        );
+        let flat = Aabbs::from_slice(&items).unwrap();
+        for _ in 0..20 {
+            let size = rng.pick(&[1.0, 10.0, 60.0]);
+            let q = Aabb::random(&mut rng, [0.0; 3], size);
+            same_answers(&flat, &blocked, &q);
+        }
+        same_answers(&flat, &blocked, &items[17]);
+        same_answers(&flat, &blocked, &Aabb::new([-3e38; 3], [3e38; 3]));
+    }
+}
+
 /// `looseness` and `optimize`: 1 after a build; widened blocks raise it and a refit lowers it;
 /// moves that scatter neighbours leave it high after a refit, so `optimize` rebuilds; the answers
 /// stay the flat container's through all of it; outsized primitives' blocks are left out; a
