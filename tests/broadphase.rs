@@ -588,6 +588,38 @@ fn candidate_tests_count_the_one_axis_candidates() {
     }
 }
 
+/// A few boxes far out do not take the partition away: the automatic grid keeps to the middle
+/// of the centres (with a grid over `mean -+ sqrt(3) sd`, one box at 1e30 put every box in one
+/// cell, and the sweep tested as many candidates as the one-axis sweep); the pairs, in order,
+/// are the one-axis sweep's.
+#[test]
+fn far_boxes_keep_the_partition() {
+    let mut rng = TestRng::named(14, "far boxes");
+    let items = terdiman(&mut rng, 20_000, 1.0);
+    let auto = Sweep::new();
+    let plain = auto.candidate_tests(&boxes_of(&items));
+    let one_axis = auto
+        .with_partition(Partition::None)
+        .candidate_tests(&boxes_of(&items));
+    assert!(plain * 3 < one_axis, "{plain} against {one_axis}");
+    for far in [1e6f32, 1e30, f32::MAX] {
+        let mut items = items.clone();
+        items[0] = Aabb::new([far; 3], [far; 3]);
+        items[7] = Aabb::new([-far, far, -far], [-far, far, -far]);
+        let boxes = boxes_of(&items);
+        let tests = auto.candidate_tests(&boxes);
+        assert!(
+            tests <= plain + plain / 5,
+            "far {far}: {tests} candidates, {plain} without the far boxes"
+        );
+        assert_eq!(
+            auto.complete_pairs(&boxes),
+            auto.with_partition(Partition::None).complete_pairs(&boxes),
+            "far {far}"
+        );
+    }
+}
+
 #[test]
 fn a_filter_count_other_than_the_set_length_is_an_error() {
     let boxes = boxes_of(&[Aabb::new([0.0; 3], [1.0; 3]); 3]);
