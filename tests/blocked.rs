@@ -379,6 +379,66 @@ fn far_primitives_do_not_stretch_the_blocks() {
     }
 }
 
+/// Clusters far apart share one cell of the curve's grid each; the build orders each cell's
+/// crowd again over its own bounds, so each cluster's blocks are as small as when it is built
+/// alone (without that, every block of 16 spanned its cluster). Centres spread exponentially
+/// (crowded at every scale) still build in a few rounds, and every answer is the flat
+/// container's.
+#[test]
+fn far_apart_clusters_are_ordered_within_each() {
+    fn blocks_size(blocked: &Blocked<Aabbs>) -> f32 {
+        (0..)
+            .map_while(|b| blocked.bounds(0, b))
+            .map(|b| (0..3).map(|a| b.max[a] - b.min[a]).sum::<f32>())
+            .filter(|&s| s <= 1000.0)
+            .sum()
+    }
+    let mut rng = TestRng::named(12, "blocked far clusters");
+    let cluster = |rng: &mut TestRng, at: f32| -> Vec<Aabb> {
+        (0..2500)
+            .map(|_| {
+                let c = rng.near([at; 3], 100.0);
+                Aabb::new(c, core::array::from_fn(|i| c[i] + 1.0))
+            })
+            .collect()
+    };
+    for far in [1e5f32, 1e7, 1e30] {
+        let (a, b) = (cluster(&mut rng, 0.0), cluster(&mut rng, far));
+        let alone = blocks_size(&Blocked::<Aabbs>::from_slice(&a).unwrap())
+            + blocks_size(&Blocked::<Aabbs>::from_slice(&b).unwrap());
+        // Interleaved, so that index order mixes the clusters.
+        let items: Vec<Aabb> = a.iter().zip(&b).flat_map(|(x, y)| [*x, *y]).collect();
+        let blocked = Blocked::<Aabbs>::from_slice(&items).unwrap();
+        let both = blocks_size(&blocked);
+        assert!(
+            both <= 1.25 * alone,
+            "far {far}: {both} against {alone} apart"
+        );
+        let flat = Aabbs::from_slice(&items).unwrap();
+        for _ in 0..20 {
+            let at = rng.pick(&[0.0, far]);
+            let size = rng.pick(&[1.0, 10.0, 60.0]);
+            let q = Aabb::random(&mut rng, [at; 3], size);
+            same_answers(&flat, &blocked, &q);
+        }
+    }
+    let exponential: Vec<Aabb> = (0..3000)
+        .map(|i| {
+            let v = 1.01f32.powi(i % 6000 - 3000) * if i % 2 == 0 { 1.0 } else { -1.0 };
+            Aabb::new([v, v * 0.5, -v], [v, v * 0.5, -v])
+        })
+        .collect();
+    let blocked = Blocked::<Aabbs>::from_slice(&exponential).unwrap();
+    let flat = Aabbs::from_slice(&exponential).unwrap();
+    for q in [
+        Aabb::new([-1e-3; 3], [1e-3; 3]),
+        Aabb::new([0.5; 3], [2.0; 3]),
+        Aabb::new([-1e30; 3], [1e30; 3]),
+    ] {
+        same_answers(&flat, &blocked, &q);
+    }
+}
+
 /// `looseness` and `optimize`: 1 after a build; widened blocks raise it and a refit lowers it;
 /// moves that scatter neighbours leave it high after a refit, so `optimize` rebuilds; the answers
 /// stay the flat container's through all of it; outsized primitives' blocks are left out; a

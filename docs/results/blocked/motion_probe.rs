@@ -38,6 +38,30 @@ fn main() {
         let h: [f32; 3] = std::array::from_fn(|_| 0.5 + 2.0 * unit(&mut r));
         Aabb::new(std::array::from_fn(|i| c[i] - h[i]), std::array::from_fn(|i| c[i] + h[i]))
     }).collect();
+    let mut boxes = boxes;
+    if let Ok(v) = std::env::var("TWO") {
+        let off: f32 = v.parse().unwrap();
+        let a: Vec<Aabb> = boxes.iter().step_by(2).copied().collect();
+        let both: Vec<Aabb> = boxes.iter().enumerate().map(|(i, b)| if i % 2 == 1 { Aabb::new(b.min.map(|v| v + off), b.max.map(|v| v + off)) } else { *b }).collect();
+        let qs: Vec<Aabb> = (0..1000).map(|_| { let c: [f32; 3] = std::array::from_fn(|_| unit(&mut r) * 1000.0); Aabb::new(c.map(|v| v - qh), c.map(|v| v + qh)) }).collect();
+        let ba = Blocked::<Aabbs>::from_slice(&a).unwrap();
+        let bb = Blocked::<Aabbs>::from_slice(&both).unwrap();
+        for _ in 0..3 {
+            let (ta, ha) = time_queries(&ba, &qs);
+            let (tb, hb) = time_queries(&bb, &qs);
+            println!("two clusters {off} apart: cluster alone {ta:.3} ms ({ha}) both {tb:.3} ms ({hb}) ratio {:.2}", tb / ta);
+        }
+        return;
+    }
+    if let Ok(v) = std::env::var("OUTLIER") {
+        let at: f32 = v.parse().unwrap();
+        boxes[0] = Aabb::new([at; 3], [at + 1.0; 3]);
+        let b = Blocked::<Aabbs>::from_slice(&boxes).unwrap();
+        let qs: Vec<Aabb> = (0..1000).map(|_| { let c: [f32; 3] = std::array::from_fn(|_| unit(&mut r) * 1000.0); Aabb::new(c.map(|v| v - qh), c.map(|v| v + qh)) }).collect();
+        let (t, h) = time_queries(&b, &qs);
+        println!("outlier at {at}: count {t:.3} ms hits {h} outsized {}", b.outsized());
+        return;
+    }
     let qs: Vec<Aabb> = (0..1000).map(|_| {
         let c: [f32; 3] = std::array::from_fn(|_| unit(&mut r) * 1000.0);
         Aabb::new(c.map(|v| v - qh), c.map(|v| v + qh))
