@@ -53,11 +53,13 @@ pub enum BvError {
         /// Index of the offending plane (0 left, 1 right, 2 bottom, 3 top, 4 near, 5 far).
         index: usize,
     },
-    /// A pairwise operation was given two containers of different lengths.
+    /// Two sequences that must match one to one differ in length: a pairwise operation's two
+    /// containers, a set and its collision filters, a blocked container and the container of
+    /// [`Blocked::update`](crate::Blocked::update).
     LengthMismatch {
-        /// Length of the left container.
+        /// Length of the left (or the receiving) one.
         left: usize,
-        /// Length of the right container.
+        /// Length of the right (or the given) one.
         right: usize,
     },
     /// The requested backend does not run on this CPU (see [`Backend::available`]).
@@ -124,10 +126,9 @@ impl fmt::Display for BvError {
             BvError::ZeroNormal { index } => {
                 write!(f, "frustum plane {index} has a zero normal")
             }
-            BvError::LengthMismatch { left, right } => write!(
-                f,
-                "pairwise containers differ in length: {left} and {right}"
-            ),
+            BvError::LengthMismatch { left, right } => {
+                write!(f, "lengths differ: {left} and {right}")
+            }
             BvError::BackendUnavailable { backend } => {
                 write!(f, "backend {backend} is not available on this CPU")
             }

@@ -115,6 +115,16 @@ fn check_layout(name: &str, items: &[Aabb], rng: &mut TestRng, queries: usize) -
             );
         }
         run(&flat, &blocked, rng, &mut coverage);
+        // Everything moves at once: `update` from a container of the same length.
+        let moved: Vec<Aabb> = (0..items.len())
+            .map(|_| Aabb::random(rng, [0.0; 3], 3.0))
+            .collect();
+        flat = Aabbs::from_slice(&moved).unwrap();
+        blocked.update(&flat).unwrap();
+        for i in 0..flat.len() {
+            assert_eq!(blocked.get(i), flat.get(i), "{name}: get({i}) after update");
+        }
+        run(&flat, &blocked, rng, &mut coverage);
     }
     coverage
 }
@@ -528,6 +538,37 @@ fn looseness_and_optimize() {
     assert_eq!(empty.optimize(1.0), Optimized::Kept);
 }
 
+/// `update` from a container of another length is an error naming both lengths, and changes
+/// nothing.
+#[test]
+fn update_of_another_length_is_an_error() {
+    let items: Vec<Aabb> = (0..40)
+        .map(|i| Aabb::new([i as f32; 3], [i as f32 + 0.5; 3]))
+        .collect();
+    let mut blocked = Blocked::<Aabbs>::from_slice(&items).unwrap();
+    let before = blocked.clone();
+    for other in [0, 39, 41] {
+        let flat = Aabbs::from_slice(&items[..other.min(40)]).unwrap();
+        let flat = if other == 41 {
+            Aabbs::from_slice(&[items.clone(), vec![items[0]]].concat()).unwrap()
+        } else {
+            flat
+        };
+        assert_eq!(
+            blocked.update(&flat),
+            Err(BvError::LengthMismatch {
+                left: 40,
+                right: other
+            })
+        );
+        assert_eq!(blocked.order(), before.order());
+        for i in 0..40 {
+            assert_eq!(blocked.get(i), before.get(i));
+        }
+        assert_eq!(blocked.looseness(), 1.0);
+    }
+}
+
 #[test]
 fn errors_name_the_index_and_change_nothing() {
     let items = [Aabb::new([0.0; 3], [1.0; 3]), Aabb::new([2.0; 3], [1.0; 3])];
@@ -627,6 +668,16 @@ fn check_spheres(name: &str, items: &[Sphere], rng: &mut TestRng, queries: usize
         blocked.refit();
         run(&flat, &blocked, rng, &mut coverage);
         blocked.rebuild();
+        run(&flat, &blocked, rng, &mut coverage);
+        // Everything moves at once: `update` from a container of the same length.
+        let moved: Vec<Sphere> = (0..items.len())
+            .map(|_| Sphere::random(rng, [0.0; 3], 3.0))
+            .collect();
+        flat = Spheres::from_slice(&moved).unwrap();
+        blocked.update(&flat).unwrap();
+        for i in 0..flat.len() {
+            assert_eq!(blocked.get(i), flat.get(i), "{name}: get({i}) after update");
+        }
         run(&flat, &blocked, rng, &mut coverage);
     }
     coverage

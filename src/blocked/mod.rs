@@ -389,6 +389,41 @@ impl<C: Blockable> Blocked<C> {
         Optimized::Rebuilt
     }
 
+    /// Replaces every primitive by `container`'s (index `i` by its primitive `i`), keeping the
+    /// order, and refits the bounds: what [`set`](Blocked::set) of every index would store, for
+    /// scenes where everything moves, at the cost of one gather of the container's columns into
+    /// the blocked order and a [`refit`](Blocked::refit), instead of a row and a walk up the
+    /// levels per primitive. The bounds are then tight for the order;
+    /// [`looseness`](Blocked::looseness) says whether the order still suits the primitives (see
+    /// [`optimize`](Blocked::optimize)). `container` was validated when it was built.
+    ///
+    /// ```
+    /// use bvlanes::{Aabb, Aabbs, Blocked};
+    /// let at = |i: usize, d: f32| Aabb::new([i as f32 + d; 3], [i as f32 + d + 0.5; 3]);
+    /// let boxes: Vec<Aabb> = (0..100).map(|i| at(i, 0.0)).collect();
+    /// let mut blocked = Blocked::<Aabbs>::from_slice(&boxes)?;
+    /// let moved: Vec<Aabb> = (0..100).map(|i| at(i, 0.25)).collect();
+    /// blocked.update(&Aabbs::from_slice(&moved)?)?;
+    /// assert_eq!(blocked.get(7), Some(moved[7]));
+    /// assert_eq!(blocked.hits(&Aabb::new([7.6; 3], [7.7; 3])).collect::<Vec<_>>(), [7]);
+    /// # Ok::<(), bvlanes::BvError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`BvError::LengthMismatch`] (`left` this container's length, `right` the given one's) if
+    /// the lengths differ; nothing is changed.
+    pub fn update(&mut self, container: &C) -> Result<(), BvError> {
+        if container.count() != self.len() {
+            return Err(BvError::LengthMismatch {
+                left: self.len(),
+                right: container.count(),
+            });
+        }
+        self.leaves = container.gather(&self.order, self.threads);
+        self.refit();
+        Ok(())
+    }
+
     /// Reorders along the curve again and rebuilds the bounds: what [`new`](Blocked::new) costs.
     /// For primitives that moved far from their blocks (their bounds grew loose); the indices do
     /// not change.
@@ -708,7 +743,7 @@ impl<'a, C: Blockable> BlockedPinned<'a, C> {
 
 /// The looseness bookkeeping: the size `set` keeps up to date equals the sum taken afresh, on
 /// every kind of level (boxes and the three kinds of hulls), after random moves that widen
-/// blocks, including the outsized ones' (which it leaves out).
+/// blocks, including the outsized ones' (which it leaves out); and `update` on every kind.
 #[cfg(test)]
 mod tests {
     use super::{Blockable, Blocked};
@@ -732,7 +767,7 @@ mod tests {
     /// a third of them with `set`, and checks the kept size against a fresh sum after each.
     fn check<C: Blockable>(make: impl Fn(Aabb) -> C::Primitive)
     where
-        C::Primitive: Copy,
+        C::Primitive: Copy + PartialEq + core::fmt::Debug,
     {
         let mut x = 0x9e37_79b9_7f4a_7c15;
         let items: Vec<C::Primitive> = (0..3000)
@@ -765,6 +800,17 @@ mod tests {
         assert_eq!(blocked.size, blocked.blocks_size());
         blocked.rebuild();
         assert_eq!(blocked.looseness(), 1.0);
+        // `update`: every primitive replaced, the order kept, the bounds refit.
+        let moved: Vec<C::Primitive> = (0..items.len()).map(|_| make(random_box(&mut x))).collect();
+        let order = blocked.order().to_vec();
+        blocked
+            .update(&C::from_items(&moved).expect("valid"))
+            .expect("same length");
+        assert_eq!(blocked.order(), order);
+        for (i, item) in moved.iter().enumerate() {
+            assert_eq!(blocked.get(i), Some(*item));
+        }
+        assert_eq!(blocked.size, blocked.blocks_size());
     }
 
     #[test]

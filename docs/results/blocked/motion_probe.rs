@@ -39,6 +39,21 @@ fn main() {
         Aabb::new(std::array::from_fn(|i| c[i] - h[i]), std::array::from_fn(|i| c[i] + h[i]))
     }).collect();
     let mut boxes = boxes;
+    if std::env::var("UPDATE").is_ok() {
+        let mut b = Blocked::<Aabbs>::from_slice(&boxes).unwrap();
+        let moved: Vec<Aabb> = boxes.iter().map(|m| { let s: [f32; 3] = std::array::from_fn(|_| (unit(&mut r) * 2.0 - 1.0) * 2.0); Aabb::new(std::array::from_fn(|k| m.min[k] + s[k]), std::array::from_fn(|k| m.max[k] + s[k])) }).collect();
+        let flat = Aabbs::from_slice(&moved).unwrap();
+        let time = |f: &mut dyn FnMut()| { let mut t = vec![]; for _ in 0..7 { let s = Instant::now(); f(); t.push(s.elapsed().as_secs_f64() * 1e3); } t.sort_by(f64::total_cmp); t[3] };
+        for threads in [1usize, 0] {
+            let mut b1 = Blocked::new_with_threads(&Aabbs::from_slice(&boxes).unwrap(), threads);
+            let tu = time(&mut || b1.update(&flat).unwrap());
+            let tr = time(&mut || b1.rebuild());
+            let tf = time(&mut || b1.refit());
+            let ts = time(&mut || for (i, m) in moved.iter().enumerate() { b.set(i, *m).unwrap(); });
+            println!("threads {threads}: update {tu:.1} ms, refit {tf:.1} ms, rebuild {tr:.1} ms, set of every box {ts:.1} ms (medians of 7)");
+        }
+        return;
+    }
     if let Ok(v) = std::env::var("TWO") {
         let off: f32 = v.parse().unwrap();
         let a: Vec<Aabb> = boxes.iter().step_by(2).copied().collect();
