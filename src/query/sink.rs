@@ -64,15 +64,13 @@ impl Indices {
     pub(crate) fn finish(mut self) -> Vec<u32> {
         debug_assert!(self.written <= self.out.capacity());
         // SAFETY: elements `..out.len()` were initialised before; every element in
-        // `out.len()..written` was written by `write_chunk_indices` or `store_chunk_indices`,
-        // which initialise the slots they count (the cursor only ever advances over slots it
-        // just wrote).
+        // `out.len()..written` was written by `write_chunk_indices`, `store_chunk_indices` or
+        // `write_chunk_values`, which initialise the slots they count, or by `push_slice`, which
+        // writes every slot it counts (the cursor only ever advances over slots just written).
         unsafe { self.out.set_len(self.written) };
         self.out
     }
-}
 
-impl Indices {
     /// Appends `values[i]` for each set bit `i` of `bits` (ascending `i`), with the tier's
     /// `write_chunk_values`; makes room as it goes (for a writer that cannot reserve for every
     /// lane up front: a blocked container's walk).
