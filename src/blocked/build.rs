@@ -188,14 +188,6 @@ const CROWDED: usize = 64;
 /// centres) keeps the order of the last round, and the rounds stay linear in the primitives.
 const REFINE_ROUNDS: u32 = 4;
 
-/// Centre of primitive `i`'s key box (as [`centres_and_sides`]).
-#[inline]
-fn centre<C: Blockable>(c: &C, i: usize) -> [f32; 3] {
-    let k = c.key_chunk(i / Chunk::LANES);
-    let l = i % Chunk::LANES;
-    core::array::from_fn(|a| k[a].0[l] * 0.5 + k[a + 3].0[l] * 0.5)
-}
-
 /// Orders each run of `order` in `crowded` (positions whose primitives share a cell of the
 /// curve's grid: the grid was too coarse for them, as when two clusters lie far apart, every
 /// primitive of each then in one cell) along a curve over the run's own centres: a grid of about
@@ -209,7 +201,19 @@ fn refine<C: Blockable>(c: &C, order: &mut [u32], crowded: Vec<Range<usize>>) {
     let mut work: Vec<(Range<usize>, u32)> = crowded.into_iter().map(|r| (r, 0)).collect();
     while let Some((run, round)) = work.pop() {
         let members = &mut order[run.clone()];
-        let centres: Vec<[f32; 3]> = members.iter().map(|&i| centre(c, i as usize)).collect();
+        // A first-round run is in index order (the sort is stable and its keys are equal), so
+        // neighbours share chunks: each chunk's centres are computed once for all of them.
+        let mut cached = (usize::MAX, [[0.0f32; 16]; 3]);
+        let centres: Vec<[f32; 3]> = members
+            .iter()
+            .map(|&i| {
+                let (chunk, l) = (i as usize / Chunk::LANES, i as usize % Chunk::LANES);
+                if cached.0 != chunk {
+                    cached = (chunk, centres_and_sides(c, chunk).0);
+                }
+                core::array::from_fn(|a| cached.1[a][l])
+            })
+            .collect();
         let mut lo = [f32::INFINITY; 3];
         let mut hi = [f32::NEG_INFINITY; 3];
         for m in &centres {

@@ -61,6 +61,14 @@ fn main() {
         let qs: Vec<Aabb> = (0..1000).map(|_| { let c: [f32; 3] = std::array::from_fn(|_| unit(&mut r) * 1000.0); Aabb::new(c.map(|v| v - qh), c.map(|v| v + qh)) }).collect();
         let ba = Blocked::<Aabbs>::from_slice(&a).unwrap();
         let bb = Blocked::<Aabbs>::from_slice(&both).unwrap();
+        let (fa, fb) = (Aabbs::from_slice(&a).unwrap(), Aabbs::from_slice(&both).unwrap());
+        let mut tba = vec![]; let mut tbb = vec![];
+        for _ in 0..5 {
+            let t = Instant::now(); let _ = Blocked::new_with_threads(&fa, 1); tba.push(t.elapsed().as_secs_f64() * 1e3);
+            let t = Instant::now(); let _ = Blocked::new_with_threads(&fb, 1); tbb.push(t.elapsed().as_secs_f64() * 1e3);
+        }
+        tba.sort_by(f64::total_cmp); tbb.sort_by(f64::total_cmp);
+        println!("build, one thread, medians of 5: one cluster (500,000) {:.1} ms, both (1,000,000) {:.1} ms", tba[2], tbb[2]);
         for _ in 0..3 {
             let (ta, ha) = time_queries(&ba, &qs);
             let (tb, hb) = time_queries(&bb, &qs);
