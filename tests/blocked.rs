@@ -325,18 +325,29 @@ fn degenerate_and_clustered_layouts() {
     }
 }
 
+/// `n` boxes of side 1 with their min corners uniform in `at -+ 100` on each axis.
+fn unit_boxes(rng: &mut TestRng, n: usize, at: f32) -> Vec<Aabb> {
+    (0..n)
+        .map(|_| {
+            let c = rng.near([at; 3], 100.0);
+            Aabb::new(c, core::array::from_fn(|i| c[i] + 1.0))
+        })
+        .collect()
+}
+
+/// `items` with every `every`-th box replaced by one of side 300 around the origin (outsized
+/// among [`unit_boxes`]).
+fn with_outsized(mut items: Vec<Aabb>, every: usize) -> Vec<Aabb> {
+    for i in (0..items.len()).step_by(every) {
+        items[i] = Aabb::new([-150.0; 3], [150.0; 3]);
+    }
+    items
+}
+
 #[test]
 fn outsized_boxes_get_blocks_of_their_own() {
     let mut rng = TestRng::named(9, "blocked outsized");
-    let mut items: Vec<Aabb> = (0..10_000)
-        .map(|_| {
-            let c = rng.near([0.0; 3], 100.0);
-            Aabb::new(c, core::array::from_fn(|i| c[i] + 1.0))
-        })
-        .collect();
-    for i in (0..items.len()).step_by(500) {
-        items[i] = Aabb::new([-150.0; 3], [150.0; 3]);
-    }
+    let items = with_outsized(unit_boxes(&mut rng, 10_000, 0.0), 500);
     let blocked = Blocked::<Aabbs>::from_slice(&items).unwrap();
     assert_eq!(blocked.outsized(), 20);
     let tail = &blocked.order()[items.len() - 20..];
@@ -346,26 +357,23 @@ fn outsized_boxes_get_blocks_of_their_own() {
     assert!(same_answers(&flat, &blocked, &q) >= 20);
 }
 
+/// The level-0 blocks' summed sides, leaving out blocks wider than 1,000 (those holding a far
+/// box).
+fn near_blocks_size(blocked: &Blocked<Aabbs>) -> f32 {
+    (0..)
+        .map_while(|b| blocked.bounds(0, b))
+        .map(|b| (0..3).map(|a| b.max[a] - b.min[a]).sum::<f32>())
+        .filter(|&s| s <= 1000.0)
+        .sum()
+}
+
 /// A few primitives far out do not stretch the curve's grid over everyone: the blocks of the
 /// others stay as small as without them (with the grid over the exact bounds of the centres,
 /// every block of 16 spanned the cloud), and the answers stay the flat container's.
 #[test]
 fn far_primitives_do_not_stretch_the_blocks() {
-    /// The blocks' summed sides, leaving out blocks wider than 1,000 (those holding a far box).
-    fn near_blocks_size(blocked: &Blocked<Aabbs>) -> f32 {
-        (0..)
-            .map_while(|b| blocked.bounds(0, b))
-            .map(|b| (0..3).map(|a| b.max[a] - b.min[a]).sum::<f32>())
-            .filter(|&s| s <= 1000.0)
-            .sum()
-    }
     let mut rng = TestRng::named(11, "blocked far outliers");
-    let items: Vec<Aabb> = (0..5000)
-        .map(|_| {
-            let c = rng.near([0.0; 3], 100.0);
-            Aabb::new(c, core::array::from_fn(|i| c[i] + 1.0))
-        })
-        .collect();
+    let items = unit_boxes(&mut rng, 5000, 0.0);
     let plain = near_blocks_size(&Blocked::<Aabbs>::from_slice(&items).unwrap());
     for far in [1e4f32, 1e7, 3e38] {
         let mut items = items.clone();
@@ -396,30 +404,18 @@ fn far_primitives_do_not_stretch_the_blocks() {
 /// container's.
 #[test]
 fn far_apart_clusters_are_ordered_within_each() {
-    fn blocks_size(blocked: &Blocked<Aabbs>) -> f32 {
-        (0..)
-            .map_while(|b| blocked.bounds(0, b))
-            .map(|b| (0..3).map(|a| b.max[a] - b.min[a]).sum::<f32>())
-            .filter(|&s| s <= 1000.0)
-            .sum()
-    }
     let mut rng = TestRng::named(12, "blocked far clusters");
-    let cluster = |rng: &mut TestRng, at: f32| -> Vec<Aabb> {
-        (0..2500)
-            .map(|_| {
-                let c = rng.near([at; 3], 100.0);
-                Aabb::new(c, core::array::from_fn(|i| c[i] + 1.0))
-            })
-            .collect()
-    };
     for far in [1e5f32, 1e7, 1e30] {
-        let (a, b) = (cluster(&mut rng, 0.0), cluster(&mut rng, far));
-        let alone = blocks_size(&Blocked::<Aabbs>::from_slice(&a).unwrap())
-            + blocks_size(&Blocked::<Aabbs>::from_slice(&b).unwrap());
+        let (a, b) = (
+            unit_boxes(&mut rng, 2500, 0.0),
+            unit_boxes(&mut rng, 2500, far),
+        );
+        let alone = near_blocks_size(&Blocked::<Aabbs>::from_slice(&a).unwrap())
+            + near_blocks_size(&Blocked::<Aabbs>::from_slice(&b).unwrap());
         // Interleaved, so that index order mixes the clusters.
         let items: Vec<Aabb> = a.iter().zip(&b).flat_map(|(x, y)| [*x, *y]).collect();
         let blocked = Blocked::<Aabbs>::from_slice(&items).unwrap();
-        let both = blocks_size(&blocked);
+        let both = near_blocks_size(&blocked);
         assert!(
             both <= 1.25 * alone,
             "far {far}: {both} against {alone} apart"
@@ -457,15 +453,7 @@ fn far_apart_clusters_are_ordered_within_each() {
 fn looseness_and_optimize() {
     use bvlanes::Optimized;
     let mut rng = TestRng::named(10, "blocked looseness");
-    let mut items: Vec<Aabb> = (0..5000)
-        .map(|_| {
-            let c = rng.near([0.0; 3], 100.0);
-            Aabb::new(c, core::array::from_fn(|i| c[i] + 1.0))
-        })
-        .collect();
-    for i in (0..items.len()).step_by(500) {
-        items[i] = Aabb::new([-150.0; 3], [150.0; 3]);
-    }
+    let items = with_outsized(unit_boxes(&mut rng, 5000, 0.0), 500);
     let mut flat = Aabbs::from_slice(&items).unwrap();
     let mut blocked = Blocked::<Aabbs>::from_slice(&items).unwrap();
     assert_eq!(blocked.outsized(), 10);
@@ -505,9 +493,10 @@ fn looseness_and_optimize() {
     assert!(blocked.looseness() < 1.01, "{}", blocked.looseness());
     check(&flat, &blocked, &mut rng);
     // Every box jumps to a random place: a refit cannot help, a rebuild does.
-    for i in 0..items.len() {
-        let c = rng.near([0.0; 3], 100.0);
-        let b = Aabb::new(c, core::array::from_fn(|k| c[k] + 1.0));
+    for (i, b) in unit_boxes(&mut rng, items.len(), 0.0)
+        .into_iter()
+        .enumerate()
+    {
         blocked.set(i, b).unwrap();
         flat.set(i, b).unwrap();
     }

@@ -59,32 +59,58 @@ fn sphere_queries(len: usize) -> Vec<Sphere> {
     ]
 }
 
-/// `extend_hits` of `q` into fresh vectors, after prefixes and with spare capacity of every
-/// residue, on every backend, against the scalar tier; `hits` and `count_hits` too.
-fn check_extend<Q: Query<Aabbs> + core::fmt::Debug>(c: &Aabbs, len: usize, q: &Q) {
-    let want: Vec<u32> = c
-        .with_backend(Backend::Scalar)
+/// `extend(out)` (an `extend_hits` on one backend) into fresh vectors, after prefixes and with
+/// spare capacity of every residue: it must append `want` and leave the prefix alone.
+fn check_prefixes(what: &str, want: &[u32], extend: impl Fn(&mut Vec<u32>)) {
+    // Fresh, with a prefix, and with spare capacity of every residue.
+    let variants: &[(usize, usize)] = if cfg!(miri) {
+        &[(0, 0), (7, 17)]
+    } else {
+        &[(0, 0), (3, 0), (1, 5), (7, 17), (2, 1000)]
+    };
+    for &(prefix, spare) in variants {
+        let mut out: Vec<u32> = Vec::with_capacity(prefix + spare);
+        out.extend((0..prefix as u32).map(|i| u32::MAX - i));
+        extend(&mut out);
+        assert_eq!(out.len(), prefix + want.len(), "{what}");
+        assert_eq!(out[prefix..], want[..], "{what}");
+        assert!(out[..prefix].iter().all(|&i| i > u32::MAX - 10));
+    }
+}
+
+/// The hits of `q` on the scalar tier (safe code).
+fn scalar_hits<Q: Query<Aabbs>>(c: &Aabbs, q: &Q) -> Vec<u32> {
+    c.with_backend(Backend::Scalar)
         .expect("scalar")
         .hits(q)
-        .collect();
+        .collect()
+}
+
+/// `extend_hits` of `q` after prefixes and with spare capacity ([`check_prefixes`]) on every
+/// backend, against the scalar tier; `hits` and `count_hits` too.
+fn check_extend<Q: Query<Aabbs> + core::fmt::Debug>(c: &Aabbs, len: usize, q: &Q) {
+    let want = scalar_hits(c, q);
     for &b in Backend::available() {
         let p = c.with_backend(b).expect("available");
-        // Fresh, with a prefix, and with spare capacity of every residue.
-        let variants: &[(usize, usize)] = if cfg!(miri) {
-            &[(0, 0), (7, 17)]
-        } else {
-            &[(0, 0), (3, 0), (1, 5), (7, 17), (2, 1000)]
-        };
-        for &(prefix, spare) in variants {
-            let mut out: Vec<u32> = Vec::with_capacity(prefix + spare);
-            out.extend((0..prefix as u32).map(|i| u32::MAX - i));
-            p.extend_hits(q, &mut out);
-            assert_eq!(out.len(), prefix + want.len(), "{b:?} len {len} {q:?}");
-            assert_eq!(out[prefix..], want[..], "{b:?} len {len} {q:?}");
-            assert!(out[..prefix].iter().all(|&i| i > u32::MAX - 10));
-        }
+        check_prefixes(&format!("{b:?} len {len} {q:?}"), &want, |out| {
+            p.extend_hits(q, out)
+        });
         assert_eq!(p.hits(q).collect::<Vec<_>>(), want);
         assert_eq!(p.count_hits(q), want.len());
+    }
+}
+
+/// [`check_extend`] on a blocked container, against the flat container's scalar tier.
+fn check_extend_blocked<Q>(c: &Aabbs, blocked: &Blocked<Aabbs>, len: usize, q: &Q)
+where
+    Q: Query<Aabbs> + BlockQuery<Aabbs> + core::fmt::Debug,
+{
+    let want = scalar_hits(c, q);
+    for &b in Backend::available() {
+        let p = blocked.with_backend(b).expect("available");
+        check_prefixes(&format!("blocked {b:?} len {len} {q:?}"), &want, |out| {
+            p.extend_hits(q, out)
+        });
     }
 }
 
@@ -106,33 +132,6 @@ fn index_writers_fill_spare_capacity_exactly() {
         }
         for q in sphere_queries(len) {
             check_extend_blocked(&c, &blocked, len, &q);
-        }
-    }
-}
-
-/// [`check_extend`] on a blocked container, against the flat container's scalar tier.
-fn check_extend_blocked<Q>(c: &Aabbs, blocked: &Blocked<Aabbs>, len: usize, q: &Q)
-where
-    Q: Query<Aabbs> + BlockQuery<Aabbs> + core::fmt::Debug,
-{
-    let want: Vec<u32> = c
-        .with_backend(Backend::Scalar)
-        .expect("scalar")
-        .hits(q)
-        .collect();
-    for &b in Backend::available() {
-        let p = blocked.with_backend(b).expect("available");
-        let variants: &[(usize, usize)] = if cfg!(miri) {
-            &[(7, 17)]
-        } else {
-            &[(0, 0), (3, 0), (1, 5), (7, 17), (2, 1000)]
-        };
-        for &(prefix, spare) in variants {
-            let mut out: Vec<u32> = Vec::with_capacity(prefix + spare);
-            out.extend((0..prefix as u32).map(|i| u32::MAX - i));
-            p.extend_hits(q, &mut out);
-            assert_eq!(out[prefix..], want[..], "blocked {b:?} len {len} {q:?}");
-            assert!(out[..prefix].iter().all(|&i| i > u32::MAX - 10));
         }
     }
 }
