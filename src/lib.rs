@@ -99,6 +99,7 @@ mod primitive;
 mod query;
 mod radix;
 mod round;
+mod sample;
 pub mod seeds;
 mod soa;
 mod strategy;

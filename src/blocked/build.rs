@@ -5,6 +5,7 @@ use super::layout::Blockable;
 use super::level::Level;
 use crate::lanes::Chunk;
 use crate::radix::radix_sort_runs;
+use crate::sample;
 use crate::tasks::{chunks_per_task, run_tasks, run_tasks_mut};
 use core::ops::Range;
 
@@ -70,6 +71,42 @@ fn morton_bits(n: usize) -> u32 {
     bits
 }
 
+/// A grid of `2^bits` cells per axis over `[lo, hi]` and the Morton keys of points in it.
+struct CurveGrid {
+    lo: [f32; 3],
+    /// Cells per unit along each axis, in f32 (rounded down a little is fine: keys only order);
+    /// 0 for a flat axis.
+    scale: [f32; 3],
+    /// The last cell along each axis: `2^bits - 1`.
+    max_cell: u32,
+}
+
+impl CurveGrid {
+    fn new(lo: [f32; 3], hi: [f32; 3], bits: u32) -> Self {
+        let cells = f64::from(1u32 << bits);
+        let scale = core::array::from_fn(|a| {
+            let span = f64::from(hi[a]) - f64::from(lo[a]);
+            if span > 0.0 {
+                (cells / span) as f32
+            } else {
+                0.0
+            }
+        });
+        CurveGrid {
+            lo,
+            scale,
+            max_cell: (1u32 << bits) - 1,
+        }
+    }
+
+    /// The Morton key of the cell of `m` (coordinates past the grid in its edge cells).
+    #[inline(always)]
+    fn key(&self, m: [f32; 3]) -> u32 {
+        let q = |a: usize| (((m[a] - self.lo[a]) * self.scale[a]) as u32).min(self.max_cell);
+        spread(q(0)) | spread(q(1)) << 1 | spread(q(2)) << 2
+    }
+}
+
 /// The order of `c`'s primitives along the curve (a permutation of `0..count`) and how many of
 /// them are outsized (they come last), computed on up to `threads` threads (0: all). The centres
 /// are quantised to a grid of `2^bits` cells per axis ([`morton_bits`]) over the middle of
@@ -111,28 +148,21 @@ pub(crate) fn curve_order<C: Blockable>(c: &C, threads: usize) -> (Vec<u32>, usi
     // sides for the outsized threshold, their centres for the grid's bounds.
     let step = n.div_ceil(MEDIAN_SAMPLES);
     let mut sample: Vec<f32> = Vec::with_capacity(MEDIAN_SAMPLES);
-    let mut sampled_centres: [Vec<f32>; 3] = Default::default();
+    let mut sampled_centres: [Vec<f64>; 3] = Default::default();
     for i in (0..n).step_by(step) {
         let (m, side) = centres_and_sides(c, i / Chunk::LANES);
         sample.push(side[i % Chunk::LANES]);
         for (a, v) in sampled_centres.iter_mut().enumerate() {
-            v.push(m[a][i % Chunk::LANES]);
+            v.push(f64::from(m[a][i % Chunk::LANES]));
         }
     }
-    // The grid covers the middle of the centres, not their extremes: from the sample's 0.5 %
-    // and 99.5 % quantiles, widened by 1 % of the span between them (about where a uniform
-    // spread ends), never past the centres' bounds. A few far primitives then fall in the edge
-    // cells instead of stretching every cell: one box a thousand times farther out than the
-    // others' spread made every block span the whole scene (1,000,000 boxes: 1,000 small
-    // queries 580 ms instead of 0.4).
+    // The grid covers the middle of the centres ([`sample::middle`]), never past their bounds: a
+    // few far primitives then fall in the edge cells instead of stretching every cell.
     for (a, v) in sampled_centres.iter_mut().enumerate() {
-        let tail = v.len() / 200;
-        let q_lo = f64::from(*v.select_nth_unstable_by(tail, f32::total_cmp).1);
-        let top = v.len() - 1 - tail;
-        let q_hi = f64::from(*v.select_nth_unstable_by(top, f32::total_cmp).1);
-        let margin = (q_hi - q_lo) / 100.0;
-        lo[a] = lo[a].max((q_lo - margin) as f32);
-        hi[a] = hi[a].min((q_hi + margin) as f32);
+        if let Some([q_lo, q_hi]) = sample::middle(v) {
+            lo[a] = lo[a].max(q_lo as f32);
+            hi[a] = hi[a].min(q_hi as f32);
+        }
     }
     let span: [f64; 3] = core::array::from_fn(|a| f64::from(hi[a]) - f64::from(lo[a]));
     // The outsized threshold: from a median of sampled sides and the side of a cube holding one
@@ -143,16 +173,7 @@ pub(crate) fn curve_order<C: Blockable>(c: &C, threads: usize) -> (Vec<u32>, usi
     let cell = span.iter().copied().fold(0.0, f64::max) / blocks.cbrt();
     let threshold = OUTSIZED_FACTOR * median.max(cell);
     let bits = morton_bits(n);
-    let cells = f64::from(1u32 << bits);
-    // Scales in f32 (rounded down a little is fine: keys only order), 0 for a flat axis.
-    let scale: [f32; 3] = core::array::from_fn(|a| {
-        if span[a] > 0.0 {
-            (cells / span[a]) as f32
-        } else {
-            0.0
-        }
-    });
-    let max_cell = (1u32 << bits) - 1;
+    let grid = CurveGrid::new(lo, hi, bits);
     let outsized_bit = 1 << (3 * bits);
     let mut keys = vec![0u32; n];
     // The keys, per stretch of chunks as above; each stretch counts its outsized.
@@ -164,8 +185,7 @@ pub(crate) fn curve_order<C: Blockable>(c: &C, threads: usize) -> (Vec<u32>, usi
         for (i, out) in stretch.chunks_mut(Chunk::LANES).enumerate() {
             let (m, side) = centres_and_sides(c, t * per_task + i);
             for (l, key) in out.iter_mut().enumerate() {
-                let q = |a: usize| (((m[a][l] - lo[a]) * scale[a]) as u32).min(max_cell);
-                *key = spread(q(0)) | spread(q(1)) << 1 | spread(q(2)) << 2;
+                *key = grid.key([m[0][l], m[1][l], m[2][l]]);
                 if f64::from(side[l]) > threshold {
                     *outsized += 1;
                     *key |= outsized_bit;
@@ -222,27 +242,11 @@ fn refine<C: Blockable>(c: &C, order: &mut [u32], crowded: Vec<Range<usize>>) {
                 hi[a] = hi[a].max(m[a]);
             }
         }
-        let bits = morton_bits(members.len());
-        let cells = f64::from(1u32 << bits);
-        let max_cell = (1u32 << bits) - 1;
-        let scale: [f32; 3] = core::array::from_fn(|a| {
-            let span = f64::from(hi[a]) - f64::from(lo[a]);
-            if span > 0.0 {
-                (cells / span) as f32
-            } else {
-                0.0
-            }
-        });
-        if scale == [0.0; 3] {
+        let grid = CurveGrid::new(lo, hi, morton_bits(members.len()));
+        if grid.scale == [0.0; 3] {
             continue;
         }
-        let keys: Vec<u32> = centres
-            .iter()
-            .map(|m| {
-                let q = |a: usize| (((m[a] - lo[a]) * scale[a]) as u32).min(max_cell);
-                spread(q(0)) | spread(q(1)) << 1 | spread(q(2)) << 2
-            })
-            .collect();
+        let keys: Vec<u32> = centres.iter().map(|&m| grid.key(m)).collect();
         let (perm, runs) = radix_sort_runs(&keys, CROWDED);
         let sorted: Vec<u32> = perm.iter().map(|&p| members[p as usize]).collect();
         members.copy_from_slice(&sorted);

@@ -28,6 +28,7 @@
 use super::sorted::{MIN_X, Row, Shape, SortedBoxes, side_extent};
 use super::sweep::{DENSE, HitStream, Once, code, with_code};
 use crate::lanes::{Chunk, Lanes, WithLanes};
+use crate::sample;
 use core::ops::Range;
 
 /// Most cells along one axis.
@@ -297,10 +298,9 @@ pub(super) type SideStats = [[f64; 3]; 2];
 /// Rows [`middle_of_centres`] samples at most.
 const MIDDLE_SAMPLES: usize = 512;
 
-/// Per axis of the two other axes, the middle of the elements' centres: from a sample of at
-/// most [`MIDDLE_SAMPLES`] rows (every `ceil(n / MIDDLE_SAMPLES)`-th), the 0.5 % and 99.5 %
-/// quantiles of the centres, widened by 1 % of the span between them (about where a uniform
-/// spread ends). [`grid_for`] keeps its grid inside it, so that a few elements far out do not
+/// Per axis of the two other axes, the middle of the elements' centres ([`sample::middle`]) over
+/// a sample of at most [`MIDDLE_SAMPLES`] rows (every `ceil(n / MIDDLE_SAMPLES)`-th).
+/// [`grid_for`] keeps its grid inside it, so that a few elements far out do not
 /// stretch the cells over everyone. `[[lo, hi]; 2]`; empty (`lo > hi`) without rows.
 pub(super) fn middle_of_centres(shape: Shape, axis: usize, rows: &[Row]) -> [[f64; 2]; 2] {
     let step = rows.len().div_ceil(MIDDLE_SAMPLES).max(1);
@@ -311,17 +311,7 @@ pub(super) fn middle_of_centres(shape: Shape, axis: usize, rows: &[Row]) -> [[f6
             c.push(0.5 * f64::from(e[k]) + 0.5 * f64::from(e[2 + k]));
         }
     }
-    centres.map(|mut c| {
-        if c.is_empty() {
-            return [f64::INFINITY, f64::NEG_INFINITY];
-        }
-        let tail = c.len() / 200;
-        let lo = *c.select_nth_unstable_by(tail, f64::total_cmp).1;
-        let top = c.len() - 1 - tail;
-        let hi = *c.select_nth_unstable_by(top, f64::total_cmp).1;
-        let margin = (hi - lo) / 100.0;
-        [lo - margin, hi + margin]
-    })
+    centres.map(|mut c| sample::middle(&mut c).unwrap_or([f64::INFINITY, f64::NEG_INFINITY]))
 }
 
 /// The grid for `n` elements whose side extents have the sums `st` ([`side_stats`]): `dims` cells
