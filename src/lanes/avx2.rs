@@ -127,30 +127,23 @@ impl Lanes for F32x8 {
     }
     #[inline(always)]
     fn write_chunk_values(bits: u32, values: &[u32; 16], out: &mut [MaybeUninit<u32>]) -> usize {
-        let out = &mut out[..16];
         let (lo, hi) = (bits & 0xff, (bits >> 8) & 0xff);
-        let n_lo = lo.count_ones() as usize;
         // SAFETY: AVX2 is present (module safety model). The loads read the two halves of
-        // `values` (16 u32); the stores write 8 u32 each inside `out` (16 long, bounds-checked
-        // above): the first at 0, the second at `n_lo <= 8`; every lane an initialised `u32`.
-        unsafe {
+        // `values` (16 u32); the rest are register operations.
+        let packed = unsafe {
             let v_lo = _mm256_loadu_si256(values.as_ptr().cast::<__m256i>());
             let v_hi = _mm256_loadu_si256(values.as_ptr().add(8).cast::<__m256i>());
             // The hits' lane positions of each half, one per byte (`PACK8`), as the permutes'
             // lane indices.
             let p_lo = _mm256_cvtepu8_epi32(_mm_cvtsi64_si128(PACK8[lo as usize] as i64));
             let p_hi = _mm256_cvtepu8_epi32(_mm_cvtsi64_si128(PACK8[hi as usize] as i64));
-            let dst = out.as_mut_ptr();
-            _mm256_storeu_si256(
-                dst.cast::<__m256i>(),
+            [
                 _mm256_permutevar8x32_epi32(v_lo, p_lo),
-            );
-            _mm256_storeu_si256(
-                dst.add(n_lo).cast::<__m256i>(),
                 _mm256_permutevar8x32_epi32(v_hi, p_hi),
-            );
-        }
-        n_lo + hi.count_ones() as usize
+            ]
+        };
+        // The same two stores as the index writer's.
+        Self::store_chunk_indices(bits, 0, packed, out)
     }
     type PackedIndices = [__m256i; 2];
     #[inline(always)]

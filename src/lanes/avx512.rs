@@ -119,16 +119,14 @@ impl Lanes for F32x16 {
     }
     #[inline(always)]
     fn write_chunk_values(bits: u32, values: &[u32; 16], out: &mut [MaybeUninit<u32>]) -> usize {
-        let out: &mut [MaybeUninit<u32>; 16] = (&mut out[..16]).try_into().expect("16 slots");
         // SAFETY: AVX-512F is present (module safety model). The load reads the 16 u32 of
-        // `values`; the store writes 16 u32, all inside `out` (16 long, bounds-checked above;
-        // unaligned), every lane an initialised `u32`.
-        unsafe {
+        // `values`; the compress is a register operation.
+        let packed = unsafe {
             let v = _mm512_loadu_si512(values.as_ptr().cast::<__m512i>());
-            let packed = _mm512_maskz_compress_epi32(bits as __mmask16, v);
-            _mm512_storeu_si512(out.as_mut_ptr().cast::<__m512i>(), packed);
-        }
-        (bits & 0xffff).count_ones() as usize
+            _mm512_maskz_compress_epi32(bits as __mmask16, v)
+        };
+        // The same store as the index writer's.
+        Self::store_chunk_indices(bits, 0, packed, out)
     }
     type PackedIndices = __m512i;
     #[inline(always)]

@@ -2,6 +2,7 @@
 
 use crate::kernel::Sink;
 use crate::lanes::{Chunk, Lanes};
+use core::mem::MaybeUninit;
 
 /// Counts hits.
 pub(crate) struct Count(pub(crate) usize);
@@ -71,15 +72,23 @@ impl Indices {
         self.out
     }
 
+    /// The spare slots a chunk's stores may touch, from the cursor on (`reserve` made room for
+    /// them; one range check covers the tier's stores). The spare capacity starts at
+    /// `out.len()`; the cursor is `written - len` into it.
+    #[inline(always)]
+    fn window(&mut self) -> &mut [MaybeUninit<u32>] {
+        let at = self.written - self.out.len();
+        &mut self.out.spare_capacity_mut()[at..at + STORE_SLACK]
+    }
+
     /// Appends `values[i]` for each set bit `i` of `bits` (ascending `i`), with the tier's
     /// `write_chunk_values`; makes room as it goes (for a writer that cannot reserve for every
     /// lane up front: a blocked container's walk).
     #[inline(always)]
     pub(crate) fn push_values<V: Lanes>(&mut self, bits: u32, values: &[u32; 16]) {
         self.reserve(Chunk::LANES);
-        let at = self.written - self.out.len();
-        let dst = &mut self.out.spare_capacity_mut()[at..at + STORE_SLACK];
-        self.written += V::write_chunk_values(bits, values, dst);
+        let n = V::write_chunk_values(bits, values, self.window());
+        self.written += n;
     }
 
     /// Appends `values`.
@@ -108,11 +117,8 @@ impl Sink for Indices {
     #[inline(always)]
     fn push<V: Lanes>(&mut self, base: u32, bits: u32) -> bool {
         if bits != 0 {
-            // The spare capacity starts at `out.len()`; the cursor is `written - len` into it.
-            // One range check covers the tier's stores (`reserve` made room for them).
-            let at = self.written - self.out.len();
-            let dst = &mut self.out.spare_capacity_mut()[at..at + STORE_SLACK];
-            self.written += V::write_chunk_indices(bits, base, dst);
+            let n = V::write_chunk_indices(bits, base, self.window());
+            self.written += n;
         }
         false
     }
@@ -121,9 +127,8 @@ impl Sink for Indices {
     fn push_packed<V: Lanes>(&mut self, base: u32, bits: u32, packed: V::PackedIndices) -> bool {
         if bits != 0 {
             // As in `push`, with the indices packed earlier.
-            let at = self.written - self.out.len();
-            let dst = &mut self.out.spare_capacity_mut()[at..at + STORE_SLACK];
-            self.written += V::store_chunk_indices(bits, base, packed, dst);
+            let n = V::store_chunk_indices(bits, base, packed, self.window());
+            self.written += n;
         }
         false
     }
