@@ -806,6 +806,109 @@ fn rounding_edge_hits_are_not_skipped() {
     }
 }
 
+/// Boxes that the conservative oriented-box test reports although they lie beyond the query's
+/// reach on a world axis (its margin, about `2^-20` of the distances, accepts them) are found by
+/// the blocked walk too: each alone in its block among far boxes, so its block is skipped unless
+/// the block test covers the margin. At several scales, on every backend.
+#[test]
+fn oriented_box_margin_hits_are_not_skipped() {
+    let mut rng = TestRng::named(13, "blocked oriented-box margins");
+    let mut edges = Vec::new();
+    for k in 0..400_000 {
+        if edges.len() >= 300 {
+            break;
+        }
+        let scale = [1.0f32, 1e3, 1e6, 3e7][k % 4];
+        let c: [f32; 3] = core::array::from_fn(|_| rng.range(-1.0, 1.0) * scale);
+        let a: [f32; 3] = core::array::from_fn(|_| rng.range(0.05, 1.0) * scale);
+        let o = Obb::new(c, a, rotation(&mut rng));
+        // The query's real reach on world axis x, and a box just beyond it (a gap of up to
+        // about 2^-19 of the scale), on either side.
+        let reach: f64 = (0..3)
+            .map(|i| f64::from(o.half_extents[i]) * f64::from(o.axes[i][0]).abs())
+            .sum();
+        let gap = f64::from(rng.range(0.0, 1.0)) * f64::from(scale) * 2e-6;
+        let side = rng.range(0.2, 1.0) * scale;
+        let (y, z) = (
+            c[1] + rng.range(-0.5, 0.5) * side,
+            c[2] + rng.range(-0.5, 0.5) * side,
+        );
+        let b = if k % 2 == 0 {
+            let lo = f64::from(c[0]) + reach + gap;
+            let lo = (lo as f32).max(lo.next_up() as f32);
+            Aabb::new([lo, y, z], [lo + side, y + side, z + side])
+        } else {
+            let hi = f64::from(c[0]) - reach - gap;
+            let hi = (hi as f32).min(hi.next_down() as f32);
+            Aabb::new([hi - side, y, z], [hi, y + side, z + side])
+        };
+        // Disjoint in real arithmetic on x (the box lies beyond the reach), reported anyway.
+        let beyond = f64::from(b.min[0]) > f64::from(c[0]) + reach
+            || f64::from(b.max[0]) < f64::from(c[0]) - reach;
+        let one = Aabbs::from_slice(&[b]).unwrap();
+        if beyond && one.count_hits(&o) == 1 {
+            edges.push((o, b, scale));
+        }
+    }
+    assert!(edges.len() >= 100, "only {} margin hits found", edges.len());
+    for (o, b, scale) in &edges {
+        // The edge box alone: its block's bounds are the box itself.
+        let flat = Aabbs::from_slice(&[*b]).unwrap();
+        assert_eq!(
+            same_answers(&flat, &Blocked::new(&flat), o),
+            1,
+            "{o:?} {b:?}"
+        );
+        // A block of 16 copies of it (first on the curve: every far box lies above it on every
+        // axis, and ties keep index order), then 48 far boxes in blocks of their own.
+        let mut items = vec![*b; 16];
+        items.extend((0..48).map(|i| {
+            let at = o.center.map(|v| v + scale * (10.0 + i as f32));
+            Aabb::new(at, at.map(|v| v + scale * 0.1))
+        }));
+        let flat = Aabbs::from_slice(&items).unwrap();
+        let blocked = Blocked::new(&flat);
+        assert!(
+            (0..4).any(|k| blocked.bounds(0, k) == Some(*b)),
+            "the copies fill a block of their own"
+        );
+        assert_eq!(same_answers(&flat, &blocked, o), 16, "{o:?} {b:?}");
+    }
+}
+
+/// Oriented-box queries on boxes at and past the f32 range's edges: huge boxes, huge queries
+/// (whose leaf test's margin overflows and reports everything), both; the blocked walk gives the
+/// flat answers.
+#[test]
+fn oriented_boxes_near_the_float_range() {
+    let mut rng = TestRng::named(14, "blocked oriented-box overflow");
+    let big = f32::MAX / 4.0;
+    let mut items = Vec::new();
+    for i in 0..200 {
+        let s = [1.0, 1e20, 1e30, 1e37, big][i % 5];
+        let c: [f32; 3] = core::array::from_fn(|_| rng.range(-1.0, 1.0) * s);
+        let h = rng.range(0.0, 0.5) * s;
+        items.push(Aabb::new(
+            c.map(|v| (v - h).max(-f32::MAX)),
+            c.map(|v| (v + h).min(f32::MAX)),
+        ));
+    }
+    items.push(Aabb::new([-f32::MAX; 3], [f32::MAX; 3]));
+    items.push(Aabb::new([f32::MAX; 3], [f32::MAX; 3]));
+    let flat = Aabbs::from_slice(&items).unwrap();
+    let blocked = Blocked::new(&flat);
+    let mut reported = 0;
+    for k in 0..400 {
+        let s = [1.0, 1e20, 1e30, 1e37, big][k % 5];
+        let e = [1e-3, 1.0, 1e20, 1e37, big, f32::MAX][k % 6];
+        let c: [f32; 3] = core::array::from_fn(|_| rng.range(-1.0, 1.0) * s);
+        let a: [f32; 3] = core::array::from_fn(|_| rng.range(0.0, 1.0) * e);
+        let o = Obb::new(c, a, rotation(&mut rng));
+        reported += same_answers(&flat, &blocked, &o);
+    }
+    assert!(reported > 0);
+}
+
 /// Batches answer what one query at a time answers, on every backend and thread count, NaN and
 /// empty queries scattered through them.
 #[test]

@@ -10,12 +10,15 @@
 //!
 //! Spheres: the boxes' centres with radius 1.5, as `Spheres` and `Blocked<Spheres>`, against
 //! sphere queries (the box queries' centres, radius their half extent).
+//!
+//! Oriented boxes: the box queries' centres, half extents `h, h / 2, h / 4` of the box queries'
+//! half extent `h`, random rotations, against `Aabbs` and `Blocked<Aabbs>` (counts).
 
 use crate::Ctx;
 use crate::data::{rng, uniform, unit};
 use crate::report::{Cell, Table, Target, sig3};
 use crate::sampler::{Variant, find, measure};
-use bvlanes::{Aabb, Aabbs, Backend, Blocked, Frustum, Sphere, Spheres};
+use bvlanes::{Aabb, Aabbs, Backend, Blocked, Frustum, Obb, Sphere, Spheres};
 use packed_spatial_index::{Box3D, Index3DBuilder, SimdIndex3DF32};
 use std::hint::black_box;
 
@@ -161,6 +164,47 @@ struct Scene {
     blocked_spheres: Blocked<Spheres>,
     /// Query sets: (label, queries).
     sets: Vec<(String, Vec<Aabb>)>,
+    /// Per query set, its oriented boxes ([`obbs_of`]).
+    obb_sets: Vec<Vec<Obb>>,
+}
+
+/// The oriented boxes of box queries: their centres, half extents `h, h / 2, h / 4` of their
+/// half extent `h`, rotations from random unit quaternions.
+fn obbs_of(qs: &[Aabb], stream: u64) -> Vec<Obb> {
+    let mut r = rng(26, stream);
+    qs.iter()
+        .map(|q| {
+            let c = [0, 1, 2].map(|k| q.min[k] * 0.5 + q.max[k] * 0.5);
+            let h = (q.max[0] - q.min[0]) * 0.5;
+            let ball = crate::data::in_unit_ball(&mut r);
+            let w = uniform(&mut r, -1.0, 1.0) as f64;
+            let l = (ball.iter().map(|v| v * v).sum::<f64>() + w * w).sqrt();
+            let [x, y, z] = ball.map(|v| v / l);
+            let w = w / l;
+            let rows = [
+                [
+                    1.0 - 2.0 * (y * y + z * z),
+                    2.0 * (x * y + w * z),
+                    2.0 * (x * z - w * y),
+                ],
+                [
+                    2.0 * (x * y - w * z),
+                    1.0 - 2.0 * (x * x + z * z),
+                    2.0 * (y * z + w * x),
+                ],
+                [
+                    2.0 * (x * z + w * y),
+                    2.0 * (y * z - w * x),
+                    1.0 - 2.0 * (x * x + y * y),
+                ],
+            ];
+            Obb::new(
+                c,
+                [h, h * 0.5, h * 0.25],
+                rows.map(|row| row.map(|v| v as f32)),
+            )
+        })
+        .collect()
 }
 
 /// The sphere query of a box query: its centre, radius its half extent.
@@ -186,6 +230,11 @@ fn scene(n: usize, large: bool) -> Scene {
     if large {
         sets.push(("half extent 50".to_owned(), queries(50.0, 50)));
     }
+    let obb_sets = sets
+        .iter()
+        .enumerate()
+        .map(|(i, (_, qs))| obbs_of(qs, i as u64))
+        .collect();
     Scene {
         n,
         items,
@@ -195,6 +244,7 @@ fn scene(n: usize, large: bool) -> Scene {
         spheres,
         blocked_spheres,
         sets,
+        obb_sets,
     }
 }
 
@@ -316,6 +366,26 @@ pub fn run(ctx: &Ctx<'_>, targets: &mut Vec<Target>) -> Vec<Table> {
                         h += out.len();
                     }
                     h as u64
+                },
+            ));
+            let obbs = &s.obb_sets[s.sets.iter().position(|(l, _)| l == label).expect("a set")];
+            vs.push(Variant::new(
+                format!("{n} {label} obbs flat"),
+                1,
+                move |_| {
+                    obbs[..FLAT_QUERIES]
+                        .iter()
+                        .map(|o| flat.count_hits(black_box(o)))
+                        .sum::<usize>() as u64
+                },
+            ));
+            vs.push(Variant::new(
+                format!("{n} {label} obbs count"),
+                1,
+                move |_| {
+                    obbs.iter()
+                        .map(|o| blocked.count_hits(black_box(o)))
+                        .sum::<usize>() as u64
                 },
             ));
             let tree = &s.tree;
@@ -478,6 +548,36 @@ pub fn run(ctx: &Ctx<'_>, targets: &mut Vec<Target>) -> Vec<Table> {
                     Cell::count(sphere_hits as u64),
                     Cell::num(v, sig3(v)),
                     Cell::times(sflat / v),
+                    Cell::Empty,
+                ]);
+            }
+            let obbs = &s.obb_sets[s.sets.iter().position(|(l, _)| l == label).expect("a set")];
+            let obb_hits: usize = obbs.iter().map(|o| s.blocked.count_hits(o)).sum();
+            if !obbs[..FLAT_QUERIES]
+                .iter()
+                .all(|o| s.blocked.hits(o).eq(s.flat.hits(o)))
+            {
+                eprintln!("MISMATCH in blocked: {n} {label} oriented boxes");
+                t.notes.push(format!(
+                    "**MISMATCH**: {n} boxes, {label} oriented boxes: blocked hits differ from the flat scan's"
+                ));
+            }
+            let oflat = ms(&format!("{n} {label} obbs flat")) * scale;
+            let he = obbs.first().map_or([0.0; 3], |o| o.half_extents);
+            for (row, v) in [
+                ("flat count_hits", oflat),
+                ("Blocked count_hits", ms(&format!("{n} {label} obbs count"))),
+            ] {
+                t.push(vec![
+                    Cell::count(n as u64),
+                    Cell::text(format!(
+                        "{QUERIES} oriented boxes (half extents {}, {}, {})",
+                        he[0], he[1], he[2]
+                    )),
+                    Cell::text(row),
+                    Cell::count(obb_hits as u64),
+                    Cell::num(v, sig3(v)),
+                    Cell::times(oflat / v),
                     Cell::Empty,
                 ]);
             }

@@ -11,7 +11,7 @@
 //! | [`Sphere`] | its reach box: `c -/+ (r (1 + 2^-20) + 2^-74)` in f64, rounded outward to f32 (`sphere_reach_box`; `Conservative(sphere)`'s reach, without its costlier directed f32 roundings) | the reach box holds every point within the real reach, and every box the exact f32 test reports comes that close (`Conservative`'s guarantee), hence overlaps it, hence `B` |
 //! | `Conservative(sphere)` | itself | a box test |
 //! | [`Frustum`] | itself, on the bounds | monotone: at a larger box the p-vertex's `t` and the margin `m` both grow (each term, product, sum and rounding is monotone), so a plane that rejects `B` (`t + m < 0`) rejects every box inside it |
-//! | [`Obb`] | none: every block is tested | the separating-axis margin is not monotone in the box |
+//! | [`Obb`] | `AabbsNearObb`: its box on the world axes, widened by a slack of `2^-16` of the block's farthest-corner distance and the query's size (more than the leaf test's margin); for axes that are not orthonormal, its bounding box | the leaf test reports a box only if each world-face gap is at most its margin; `docs/algorithms.md` bounds that gap's rounding by an eighth of the slack |
 //!
 //! **Why accepting is exact.** A box query accepts a block whose bounds lie inside it
 //! (`q_min <= B_min` and `B_max <= q_max`): a primitive `p` inside `B` has
@@ -45,8 +45,8 @@
 use super::layout::private::Layout;
 use super::level::Hulls;
 use crate::kernel::{
-    AabbsInsideBox, AabbsInsideFrustum, AabbsVsFrustum, OctahedraVsOctahedron, PlaneConstants,
-    Prepared, TetsAbove, TetsBelow,
+    AabbsInsideBox, AabbsInsideFrustum, AabbsNearObb, AabbsVsBox, AabbsVsFrustum, Either,
+    OctahedraVsOctahedron, PlaneConstants, Prepared, TetsAbove, TetsBelow,
 };
 use crate::primitive::{Aabb, DownTet, Frustum, Obb, Octahedron, Sphere, UpTet};
 use crate::query::private::Bind;
@@ -257,22 +257,36 @@ reach!(
     |q, l, _m| inside_frustum(q, l)
 );
 
+/// An oriented box on boxes: its leaf kernel is the conservative separating-axis test
+/// (`AabbsVsObb`) or, for axes that are not orthonormal, the box test of its outward-rounded
+/// bounding box (`AabbsVsBox`). The block test is `AabbsNearObb` (the query's world-axis box
+/// widened by more than the leaf test's margin) or that box test; only the box test accepts
+/// whole blocks.
 impl Reach<Aabbs> for Obb {
-    const SKIPS: bool = false;
-    type Test<'a> = AabbsInsideBox<'a>;
+    type Test<'a> = Either<AabbsNearObb<'a>, AabbsVsBox<'a>>;
     type Inside<'a> = AabbsInsideBox<'a>;
     #[inline(always)]
-    fn test<'a>(&self, _: &'a Aabbs, _: &Leaf<'_, Aabbs, Obb>) -> Option<AabbsInsideBox<'a>> {
-        None
+    fn test<'a>(&self, level: &'a Aabbs, leaf: &Leaf<'_, Aabbs, Obb>) -> Option<Self::Test<'a>> {
+        Some(match leaf {
+            Either::Common(k) => Either::Common(AabbsNearObb::new(level.view(), k)),
+            Either::Rare(k) => Either::Rare(AabbsVsBox {
+                cols: level.view(),
+                q_min: k.q_min,
+                q_max: k.q_max,
+            }),
+        })
     }
     #[inline(always)]
     fn inside<'a>(
         &self,
-        _: &'a Aabbs,
-        _: &Leaf<'_, Aabbs, Obb>,
-        _: [f32; 3],
+        level: &'a Aabbs,
+        leaf: &Leaf<'_, Aabbs, Obb>,
+        min_side: [f32; 3],
     ) -> Option<AabbsInsideBox<'a>> {
-        None
+        match leaf {
+            Either::Common(_) => None,
+            Either::Rare(k) => inside_box(&Aabb::new(k.q_min, k.q_max), level, min_side),
+        }
     }
 }
 
@@ -420,7 +434,7 @@ reach_hulls! {
 #[cfg(test)]
 mod tests {
     use crate::kernel::{
-        AabbsInsideBox, AabbsInsideFrustum, AabbsVsFrustum, PlaneConstants, Prepared,
+        AabbsInsideBox, AabbsInsideFrustum, AabbsNearObb, AabbsVsFrustum, PlaneConstants, Prepared,
     };
     use crate::lanes::{Backend, Chunk, Lanes, WithLanes, dispatch};
     use crate::primitive::{Aabb, Frustum};
@@ -518,6 +532,37 @@ mod tests {
                         (0..3).all(|a| q.min[a] <= b.min[a] && b.max[a] <= q.max[a])
                     },
                     "inside box",
+                );
+                // The oriented box's block test, for arbitrary query values.
+                let (center, qa) = (
+                    [0; 3].map(|_| rng.value()),
+                    [0; 3].map(|_| rng.value().abs()),
+                );
+                let sum_a = match rng.next() % 4 {
+                    0 => f32::INFINITY,
+                    _ => rng.value().abs(),
+                };
+                let near = AabbsNearObb {
+                    cols: level.view(),
+                    center,
+                    qa,
+                    sum_a,
+                };
+                check(
+                    &near,
+                    n,
+                    |i| {
+                        let b = &boxes[i];
+                        let u = [0, 1, 2].map(|k| b.min[k] - center[k]);
+                        let w = [0, 1, 2].map(|k| center[k] - b.max[k]);
+                        let far = [0, 1, 2].map(|k| u[k].abs().max(w[k].abs()));
+                        let r = (far[0] + far[1]) + far[2];
+                        let slack = (((r + sum_a) * f32::from_bits((127 - 16) << 23))
+                            + f32::from_bits(1 << 19))
+                            + (r * r) * f32::from_bits(1 << 9);
+                        (0..3).all(|k| u[k] <= qa[k] + slack && w[k] <= qa[k] + slack)
+                    },
+                    "near oriented box",
                 );
                 // Arbitrary planes, or the six faces of a cube (which holds some boxes whole).
                 let f = if rng.next().is_multiple_of(2) {

@@ -33,7 +33,7 @@ pub use frustum::AabbsInsideFrustum;
 pub(crate) use frustum::PlaneConstants;
 pub use frustum::{AabbsVsFrustum, SpheresVsFrustum};
 pub(crate) use obb_obb::{AABB_QUERY_SCALE, MARGIN_FLOOR, OBB_QUERY_SCALE};
-pub use obb_obb::{AabbsVsObb, ObbsVsObb};
+pub use obb_obb::{AabbsNearObb, AabbsVsObb, ObbsVsObb};
 pub use octahedron::OctahedraVsOctahedron;
 pub(crate) use octahedron::intersection_sums_meet;
 pub use pairwise::{AabbPairs, OctahedronPairs, SphereAabbPairs, SphereObbPairs};
@@ -341,6 +341,7 @@ tiled! {
     ['a] SpheresVsFrustum<'a>;
     ['a] ObbsVsObb<'a>;
     ['a] AabbsVsObb<'a>;
+    ['a] AabbsNearObb<'a>;
     ['a, const EXACT: bool] OctahedraVsOctahedron<'a, EXACT>;
     ['a, const SCALED: bool] AabbsVsSphere<'a, SCALED>;
     ['a] SpheresVsBox<'a>;

@@ -279,3 +279,98 @@ impl Kernel for AabbsVsObb<'_> {
         separated(margin, worst) ^ super::all_lanes::<V>()
     }
 }
+
+/// `2^-16`: the relative slack of [`AabbsNearObb`].
+const NEAR_SCALE: f32 = f32::from_bits((127 - 16) << 23);
+/// `2^-130`: the absolute slack of [`AabbsNearObb`].
+const NEAR_FLOOR: f32 = f32::from_bits(1 << 19);
+/// `2^-140`: scales [`AabbsNearObb`]'s overflow guard `r^2`.
+const NEAR_GUARD: f32 = MARGIN_FLOOR;
+/// `2^20`: [`AabbsVsObb`]'s `margin_q` times this bounds the query's `sum(a)`.
+const QUERY_SUM_SCALE: f32 = f32::from_bits((127 + 20) << 23);
+
+/// The block test of an oriented box on box bounds (the blocked containers of `Aabbs`): whether
+/// each box `B` of a level of bounds comes near the query's box of the world axes, with a slack
+/// that covers whatever [`AabbsVsObb`] accepts. Per lane, with `u_k = lo_k - c_k`,
+/// `w_k = c_k - hi_k` and `r = sum_k max(|u_k|, |w_k|)` (the farthest corner's distance in the
+/// 1-norm, at least `|d|_1 + sum(b)` of every box inside `B`):
+///
+/// ```text
+/// slack = (((r + s_a) * 2^-16) + 2^-130) + (r * r) * 2^-140
+/// near  <=> u_k <= qa_k + slack  and  w_k <= qa_k + slack  on every axis k
+/// ```
+///
+/// `s_a = margin_q * 2^20` (at least the query's `sum(a)`; `+inf` when its margin is). A box `p`
+/// inside `B` that [`AabbsVsObb`] reports has, on each world axis, a computed gap
+/// `|d_k| - (qa_k + b_k)` at most its margin (its world faces are among the 15 axes, and a NaN
+/// gap only comes with overflowing lengths, where `r` is huge); so in real arithmetic
+/// `p_lo_k - c_k <= qa_k + X` and `c_k - p_hi_k <= qa_k + X`, with the margin plus the gap's
+/// rounding `X <= 2^-19 (r + sum(a)) + 2^-139` (`docs/algorithms.md`, "Blocked containers").
+/// `B`'s `u_k <= p_lo_k - c_k`, and the slack exceeds `X` by a factor of 8 plus this test's own
+/// rounding, so `B` passes. The guard `r^2 2^-140` is `+inf` from `r = 2^64` on: the kernel's
+/// margin overflows (and it reports everything) only for `r` near `2^125`, and then every block
+/// passes too. Comparisons of finite or infinite values only: `u_k`, `w_k` and `r` are never
+/// NaN for finite bounds.
+#[derive(Clone)]
+pub struct AabbsNearObb<'a> {
+    pub(crate) cols: Cols<'a, 6>,
+    /// The query's centre.
+    pub(crate) center: [f32; 3],
+    /// The query's radius on each world axis (rounded up, as [`AabbsVsObb`]'s).
+    pub(crate) qa: [f32; 3],
+    /// At least the query's `sum(a)` (`+inf` when the leaf kernel's margin is).
+    pub(crate) sum_a: f32,
+}
+
+impl<'a> AabbsNearObb<'a> {
+    /// The block test over `cols` of the query of `leaf`.
+    #[inline(always)]
+    pub(crate) fn new(cols: Cols<'a, 6>, leaf: &AabbsVsObb<'_>) -> Self {
+        AabbsNearObb {
+            cols,
+            center: leaf.center,
+            qa: leaf.qa,
+            // Exact power-of-two scaling of `sum(a) 2^-20 + 2^-140` rounded up.
+            sum_a: leaf.margin_q * QUERY_SUM_SCALE,
+        }
+    }
+}
+
+impl Kernel for AabbsNearObb<'_> {
+    #[inline(always)]
+    fn len(&self) -> usize {
+        self.cols.len()
+    }
+
+    #[inline(always)]
+    fn block<V: Lanes>(&self, c: usize, j: usize) -> u32 {
+        let lo = self.cols.load3::<V>(0, c, j);
+        let hi = self.cols.load3::<V>(3, c, j);
+        let ca = splat3::<V>(self.center);
+        let mut u = [V::splat(0.0); 3];
+        let mut w = [V::splat(0.0); 3];
+        for k in 0..3 {
+            u[k] = lo[k].sub(ca[k]);
+            w[k] = ca[k].sub(hi[k]);
+        }
+        let r = u[0]
+            .abs()
+            .max(w[0].abs())
+            .add(u[1].abs().max(w[1].abs()))
+            .add(u[2].abs().max(w[2].abs()));
+        let slack = r
+            .add(V::splat(self.sum_a))
+            .mul(V::splat(NEAR_SCALE))
+            .add(V::splat(NEAR_FLOOR))
+            .add(r.mul(r).mul(V::splat(NEAR_GUARD)));
+        let reach = [
+            V::splat(self.qa[0]).add(slack),
+            V::splat(self.qa[1]).add(slack),
+            V::splat(self.qa[2]).add(slack),
+        ];
+        let x = V::and(u[0].le(reach[0]), w[0].le(reach[0]));
+        let y = V::and(u[1].le(reach[1]), w[1].le(reach[1]));
+        let z = V::and(u[2].le(reach[2]), w[2].le(reach[2]));
+        V::bits(V::and(V::and(x, y), z))
+    }
+}
