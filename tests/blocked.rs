@@ -8,7 +8,7 @@
 mod common;
 
 use bvlanes::{
-    Aabb, Aabbs, Backend, Blocked, BoxStrategy, BvError, Conservative, Frustum, Obb, Sphere,
+    Aabb, Aabbs, Backend, Blocked, BoxStrategy, BvError, Conservative, Frustum, Obb, Obbs, Sphere,
     Spheres, Staged,
 };
 use common::*;
@@ -967,4 +967,367 @@ fn batches_equal_one_query_at_a_time() {
         assert_eq!(blocked.count_hits_many(&queries).len(), n);
         assert_eq!(blocked.hits_many(&queries).queries(), n);
     }
+}
+
+/// One query of every type `Obbs` answers, around the box `q`.
+fn every_obb_query(
+    flat: &Obbs,
+    blocked: &Blocked<Obbs>,
+    rng: &mut TestRng,
+    q: Aabb,
+    coverage: &mut Coverage,
+) {
+    let n = flat.len();
+    let c: [f32; 3] = core::array::from_fn(|i| q.min[i] + (q.max[i] - q.min[i]) * 0.5);
+    coverage.record(same_answers(flat, blocked, &c), n);
+    same_answers(flat, blocked, &Conservative(c));
+    let r = (q.max[0] - q.min[0]) * 0.5;
+    let s = Sphere::new(c, r);
+    coverage.record(same_answers(flat, blocked, &s), n);
+    same_answers(flat, blocked, &Conservative(s));
+    let ordinary = c.iter().all(|v| v.abs() < 1e6) && r < 1e6;
+    let o = if ordinary {
+        <Obb as Shape>::random(rng, c, r.max(0.1))
+    } else {
+        Obb::adversarial(rng)
+    };
+    coverage.record(same_answers(flat, blocked, &o), n);
+    same_answers(flat, blocked, &Conservative(o));
+}
+
+/// As `check_layout`, for oriented boxes.
+fn check_obbs(name: &str, items: &[Obb], rng: &mut TestRng, queries: usize) -> Coverage {
+    let mut coverage = Coverage::default();
+    let mut flat = Obbs::from_slice(items).unwrap();
+    let mut blocked = Blocked::<Obbs>::from_slice(items).unwrap();
+    for (i, item) in items.iter().enumerate() {
+        assert_eq!(blocked.get(i), Some(*item), "{name}: get({i})");
+    }
+    let run = |flat: &Obbs, blocked: &Blocked<Obbs>, rng: &mut TestRng, cov: &mut Coverage| {
+        for k in 0..queries {
+            let size = rng.pick(&[0.0, 0.5, 3.0, 10.0, 40.0]);
+            let q = if k % 3 == 0 {
+                Aabb::around_origin(rng, size)
+            } else {
+                Aabb::random(rng, [0.0; 3], size)
+            };
+            every_obb_query(flat, blocked, rng, q, cov);
+        }
+    };
+    run(&flat, &blocked, rng, &mut coverage);
+    if !items.is_empty() {
+        for _ in 0..(items.len() / 4).max(1) {
+            let i = rng.below(items.len());
+            let o = match rng.below(3) {
+                0 => Obb::random(rng, [0.0; 3], 3.0),
+                1 => Obb::random(rng, [30.0, -30.0, 30.0], 1.0),
+                _ => Obb::new([0.0; 3], [100.0; 3], rotation(rng)),
+            };
+            blocked.set(i, o).unwrap();
+            flat.set(i, o).unwrap();
+            assert_eq!(blocked.get(i), Some(o));
+        }
+        run(&flat, &blocked, rng, &mut coverage);
+        blocked.refit();
+        run(&flat, &blocked, rng, &mut coverage);
+        blocked.rebuild();
+        run(&flat, &blocked, rng, &mut coverage);
+        let moved: Vec<Obb> = (0..items.len())
+            .map(|_| Obb::random(rng, [0.0; 3], 3.0))
+            .collect();
+        flat = Obbs::from_slice(&moved).unwrap();
+        blocked.update(&flat).unwrap();
+        for i in 0..flat.len() {
+            assert_eq!(blocked.get(i), flat.get(i), "{name}: get({i}) after update");
+        }
+        run(&flat, &blocked, rng, &mut coverage);
+    }
+    coverage
+}
+
+#[test]
+fn random_oriented_boxes_every_length_every_backend() {
+    let mut coverage = Coverage::default();
+    for seed in [1, 0x5EED] {
+        let mut rng = TestRng::named(seed, "blocked oriented boxes");
+        for len in LENGTHS {
+            let size = rng.pick(&[0.0, 1.0, 4.0, 12.0]);
+            let items: Vec<Obb> = (0..len)
+                .map(|_| Obb::random(&mut rng, [0.0; 3], size))
+                .collect();
+            let c = check_obbs("random", &items, &mut rng, 2);
+            coverage.none += c.none;
+            coverage.some += c.some;
+            coverage.all += c.all;
+        }
+    }
+    assert!(
+        coverage.none > 0 && coverage.some > 0 && coverage.all > 0,
+        "{coverage:?}"
+    );
+}
+
+#[test]
+fn thousands_of_oriented_boxes_and_their_layouts() {
+    let mut rng = TestRng::named(15, "blocked oriented boxes thousands");
+    let layouts: Vec<(&str, Vec<Obb>)> = vec![
+        (
+            "spread",
+            (0..20_000)
+                .map(|_| {
+                    Obb::new(
+                        rng.near([0.0; 3], 100.0),
+                        [rng.range(0.0, 2.0); 3],
+                        rotation(&mut rng),
+                    )
+                })
+                .collect(),
+        ),
+        (
+            "one point",
+            vec![Obb::new([1.0, -2.0, 3.0], [0.0; 3], rotation(&mut rng)); 900],
+        ),
+        ("one huge among small", {
+            let mut v: Vec<Obb> = (0..3000)
+                .map(|_| Obb::random(&mut rng, [0.0; 3], 1.0))
+                .collect();
+            v[99] = Obb::new([0.0; 3], [1e30; 3], rotation(&mut rng));
+            v[2000] = Obb::new(
+                [f32::MAX, -f32::MAX, 0.0],
+                [f32::MAX; 3],
+                rotation(&mut rng),
+            );
+            v
+        }),
+        (
+            "one plane",
+            (0..2000)
+                .map(|_| {
+                    let c = rng.near([0.0; 3], 50.0);
+                    Obb::new([c[0], 0.0, c[2]], [0.5, 0.0, 0.5], rotation(&mut rng))
+                })
+                .collect(),
+        ),
+    ];
+    for (name, items) in &layouts {
+        let c = check_obbs(name, items, &mut rng, 4);
+        assert!(c.some + c.all > 0, "{name}: {c:?}");
+    }
+}
+
+#[test]
+fn adversarial_oriented_boxes_and_queries() {
+    let mut rng = TestRng::named(16, "blocked oriented boxes adversarial");
+    let mut coverage = Coverage::default();
+    for len in [1, 17, 67, 300, 1000] {
+        let items: Vec<Obb> = (0..len * 2)
+            .map(|_| Obb::adversarial(&mut rng))
+            .filter(|o| Obbs::from_slice(&[*o]).is_ok())
+            .take(len)
+            .collect();
+        let flat = Obbs::from_slice(&items).unwrap();
+        let blocked = Blocked::new(&flat);
+        for _ in 0..30 {
+            let q = Aabb::adversarial(&mut rng);
+            every_obb_query(&flat, &blocked, &mut rng, q, &mut coverage);
+            same_answers(&flat, &blocked, &<[f32; 3]>::adversarial(&mut rng));
+            same_answers(&flat, &blocked, &Sphere::adversarial(&mut rng));
+            same_answers(&flat, &blocked, &Obb::adversarial(&mut rng));
+        }
+        let inf = f32::INFINITY;
+        for r in [1e19, 9.3e18, 1e30, 3e38, inf] {
+            same_answers(&flat, &blocked, &Sphere::new([0.0; 3], r));
+            same_answers(&flat, &blocked, &Sphere::new([1e38, -1e38, 0.0], r));
+            same_answers(
+                &flat,
+                &blocked,
+                &Obb::new([1e38, -1e38, 0.0], [r; 3], rotation(&mut rng)),
+            );
+        }
+    }
+    assert!(coverage.some > 0, "{coverage:?}");
+}
+
+/// Oriented boxes that the flat f32 tests report for a point, a sphere or an oriented box just
+/// beyond their real reach (rounding, the separating-axis margin): each alone (its block's
+/// bounds are its own), and 16 copies of it among far boxes; the blocked answer is the flat one.
+#[test]
+fn oriented_box_rounding_edges_are_not_skipped() {
+    let mut rng = TestRng::named(17, "blocked oriented-box edges");
+    let (mut points, mut boxes) = (Vec::new(), Vec::new());
+    for k in 0..200_000 {
+        if points.len() >= 150 && boxes.len() >= 150 {
+            break;
+        }
+        let scale = [1.0f32, 1e3, 1e6][k % 3];
+        let p = Obb::new(
+            core::array::from_fn(|_| rng.range(-1.0, 1.0) * scale),
+            core::array::from_fn(|_| rng.range(0.05, 1.0) * scale),
+            rotation(&mut rng),
+        );
+        if Obbs::from_slice(&[p]).is_err() {
+            continue;
+        }
+        let one = Obbs::from_slice(&[p]).unwrap();
+        // A point just beyond face `f` of `p` (a few ulps of the scale).
+        let f = rng.below(3);
+        let sign = if rng.chance(0.5) { 1.0 } else { -1.0 };
+        let e = f64::from(rng.range(0.0, 8.0)) * f64::from(f32::EPSILON) * f64::from(scale);
+        let reach = f64::from(p.half_extents[f]) + e;
+        let x: [f32; 3] = core::array::from_fn(|i| {
+            (f64::from(p.center[i]) + sign * reach * f64::from(p.axes[f][i])) as f32
+        });
+        // Beyond in real arithmetic: the offset's component along the (stored) face normal.
+        let along: f64 = (0..3)
+            .map(|i| (f64::from(x[i]) - f64::from(p.center[i])) * f64::from(p.axes[f][i]))
+            .sum();
+        let len: f64 = (0..3)
+            .map(|i| f64::from(p.axes[f][i]).powi(2))
+            .sum::<f64>()
+            .sqrt();
+        if points.len() < 150
+            && along.abs() / len > f64::from(p.half_extents[f]) * len
+            && one.count_hits(&x) == 1
+        {
+            points.push((p, x));
+        }
+        // An oriented box just beyond face `f` of the query `a`: `p` moved along `a`'s face
+        // normal until its projection clears `a`'s by a gap of up to a thousandth of the sizes.
+        let a = Obb::new(
+            p.center,
+            core::array::from_fn(|_| rng.range(0.05, 1.0) * scale),
+            rotation(&mut rng),
+        );
+        let n = a.axes[f];
+        let ra: f64 = (0..3)
+            .map(|j| {
+                f64::from(a.half_extents[j])
+                    * (0..3)
+                        .map(|i| f64::from(n[i]) * f64::from(a.axes[j][i]))
+                        .sum::<f64>()
+                        .abs()
+            })
+            .sum();
+        let gap = f64::from(rng.range(0.0, 1e-3)) * f64::from(scale);
+        // Half of them axis-aligned: then `p`'s bounds are `p` itself (up to outward rounding),
+        // and a block test without its slack rejects them.
+        let axes = if k % 2 == 0 {
+            [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]
+        } else {
+            p.axes
+        };
+        let rp: f64 = (0..3)
+            .map(|j| {
+                f64::from(p.half_extents[j])
+                    * (0..3)
+                        .map(|i| f64::from(n[i]) * f64::from(axes[j][i]))
+                        .sum::<f64>()
+                        .abs()
+            })
+            .sum();
+        let shift = sign * (ra + rp + gap);
+        let moved = Obb::new(
+            core::array::from_fn(|i| (f64::from(a.center[i]) + shift * f64::from(n[i])) as f32),
+            p.half_extents,
+            axes,
+        );
+        let t: f64 = (0..3)
+            .map(|i| (f64::from(moved.center[i]) - f64::from(a.center[i])) * f64::from(n[i]))
+            .sum();
+        let one = Obbs::from_slice(&[moved]).unwrap();
+        if boxes.len() < 150 && t.abs() > ra + rp && one.count_hits(&a) == 1 {
+            boxes.push((moved, a));
+        }
+    }
+    assert!(
+        points.len() >= 20 && boxes.len() >= 100,
+        "{} point edges, {} box edges",
+        points.len(),
+        boxes.len()
+    );
+    let far = |o: &Obb| -> Vec<Obb> {
+        let s = o.half_extents.iter().sum::<f32>().max(1.0);
+        (0..48)
+            .map(|i| {
+                let at = o.center.map(|v| v + s * (20.0 + 4.0 * i as f32));
+                Obb::new(at, [s * 0.1; 3], o.axes)
+            })
+            .collect()
+    };
+    let check = |p: &Obb, copies: usize| -> (Obbs, Blocked<Obbs>) {
+        let mut items = vec![*p; copies];
+        if copies > 1 {
+            items.extend(far(p));
+        }
+        let flat = Obbs::from_slice(&items).unwrap();
+        let blocked = Blocked::new(&flat);
+        (flat, blocked)
+    };
+    for (p, x) in &points {
+        for copies in [1, 16] {
+            let (flat, blocked) = check(p, copies);
+            assert_eq!(same_answers(&flat, &blocked, x), copies, "{p:?} {x:?}");
+            same_answers(&flat, &blocked, &Sphere::new(*x, 0.0));
+            same_answers(&flat, &blocked, &Conservative(Sphere::new(*x, 0.0)));
+        }
+    }
+    for (p, a) in &boxes {
+        for copies in [1, 16] {
+            let (flat, blocked) = check(p, copies);
+            assert_eq!(same_answers(&flat, &blocked, a), copies, "{p:?} {a:?}");
+        }
+    }
+}
+
+/// A block's bounds contain its oriented boxes' bounding boxes (`c -/+ sum_k h_k |a_k|`, here in
+/// f64 and checked to `2^-40` of the magnitudes, far below an f32 ulp: the construction's own
+/// outward rounding is argued in `layout.rs`), clamped to the f32 range; random and huge boxes,
+/// after a build, after moves and after a refit.
+#[test]
+fn oriented_box_bounds_contain_their_boxes() {
+    let mut rng = TestRng::named(18, "blocked oriented-box bounds");
+    let mut items: Vec<Obb> = (0..3000)
+        .map(|i| {
+            let s = [1.0, 1e3, 1e20, 1e37][i % 4];
+            Obb::new(
+                rng.near([0.0; 3], s),
+                [rng.range(0.0, 1.0) * s; 3],
+                rotation(&mut rng),
+            )
+        })
+        .collect();
+    items[7] = Obb::new([f32::MAX; 3], [f32::MAX; 3], rotation(&mut rng));
+    let mut blocked = Blocked::<Obbs>::from_slice(&items).unwrap();
+    let check = |blocked: &Blocked<Obbs>, items: &[Obb]| {
+        for (p, &i) in blocked.order().iter().enumerate() {
+            let b = blocked.bounds(0, p / 16).unwrap();
+            let o = &items[i as usize];
+            for k in 0..3 {
+                let reach: f64 = (0..3)
+                    .map(|j| f64::from(o.half_extents[j]) * f64::from(o.axes[j][k]).abs())
+                    .sum();
+                let c = f64::from(o.center[k]);
+                let slop = (c.abs() + reach) * 2f64.powi(-40);
+                let lo = (c - reach).max(-f64::from(f32::MAX));
+                let hi = (c + reach).min(f64::from(f32::MAX));
+                assert!(
+                    f64::from(b.min[k]) <= lo + slop && hi - slop <= f64::from(b.max[k]),
+                    "{i}: {b:?} {o:?}"
+                );
+            }
+        }
+    };
+    check(&blocked, &items);
+    for _ in 0..500 {
+        let i = rng.below(items.len());
+        items[i] = Obb::new(
+            rng.near([50.0; 3], 100.0),
+            [rng.range(0.0, 5.0); 3],
+            rotation(&mut rng),
+        );
+        blocked.set(i, items[i]).unwrap();
+    }
+    check(&blocked, &items);
+    blocked.refit();
+    check(&blocked, &items);
 }

@@ -4,15 +4,14 @@
 use super::level::{DownHulls, Level, OctaHulls, UpHulls, lanes_in};
 use crate::error::BvError;
 use crate::lanes::Chunk;
-use crate::primitive::{Aabb, DownTet, Octahedron, Sphere, UpTet};
+use crate::primitive::{Aabb, DownTet, Obb, Octahedron, Sphere, UpTet};
 use crate::query::widened_sphere_box;
-use crate::soa::{Aabbs, Container, DownTets, Octahedra, Spheres, UpTets};
+use crate::round::{f32_at_least, f32_at_most};
+use crate::soa::{Aabbs, Container, DownTets, Obbs, Octahedra, Spheres, UpTets};
 use bytemuck::Zeroable;
 
 /// The containers that have a blocked form ([`Blocked`](super::Blocked)): [`Aabbs`],
-/// [`Spheres`], [`UpTets`], [`DownTets`] and [`Octahedra`]. Sealed. ([`Obbs`](crate::Obbs)
-/// has none yet: a block test for its queries would need bounds of the oriented boxes and a
-/// proof of its rounding.)
+/// [`Spheres`], [`Obbs`], [`UpTets`], [`DownTets`] and [`Octahedra`]. Sealed.
 pub trait Blockable: Container + Clone + private::Layout {}
 
 impl Blockable for Aabbs {}
@@ -186,6 +185,131 @@ impl private::Layout for Spheres {
     fn prefetch_chunk(&self, chunk: usize) {
         let cols = self.view();
         for k in 0..4 {
+            cols.prefetch(k, chunk);
+        }
+    }
+}
+
+impl Blockable for Obbs {}
+
+/// An oriented box's bounding box in f64, containing the real one: per axis `c -/+ reach`,
+/// `reach = sum_k h_k |a_k|` (the products of f32 are exact in f64, the two additions lose at
+/// most `2^-52` of the sum, which the factor `1 + 2^-50` covers), each end one f64 ulp outward
+/// of its rounded value.
+#[inline(always)]
+fn obb_box(c: [f32; 3], h: [f32; 3], axes: [[f32; 3]; 3]) -> ([f64; 3], [f64; 3]) {
+    let mut lo = [0.0; 3];
+    let mut hi = [0.0; 3];
+    for a in 0..3 {
+        let term = |k: usize| f64::from(h[k]) * f64::from(axes[k][a]).abs();
+        let reach = ((term(0) + term(1)) + term(2)) * (1.0 + f64::powi(2.0, -50));
+        lo[a] = (f64::from(c[a]) - reach).next_down();
+        hi[a] = (f64::from(c[a]) + reach).next_up();
+    }
+    (lo, hi)
+}
+
+/// The f32 box of [`obb_box`]'s bounds, rounded outward and clamped to `-f32::MAX..=f32::MAX`
+/// (the levels hold finite boxes; `docs/algorithms.md` says why the clamp changes no block
+/// test).
+#[inline]
+fn f32_bounds(lo: [f64; 3], hi: [f64; 3]) -> Aabb {
+    let clamp = |v: f32| v.clamp(-f32::MAX, f32::MAX);
+    Aabb::new(
+        lo.map(|v| clamp(f32_at_most(v))),
+        hi.map(|v| clamp(f32_at_least(v))),
+    )
+}
+
+/// An oriented box's bounds in its block.
+#[inline]
+fn obb_bounds(o: &Obb) -> Aabb {
+    let (lo, hi) = obb_box(o.center, o.half_extents, o.axes);
+    f32_bounds(lo, hi)
+}
+
+impl private::Layout for Obbs {
+    type Level = Aabbs;
+
+    #[inline]
+    fn count(&self) -> usize {
+        self.len()
+    }
+
+    #[inline(always)]
+    fn key_chunk(&self, chunk: usize) -> [Chunk; 6] {
+        // Centre -/+ the reach along each world axis, sum_k h_k |axes[k][a]| (in f32: it only
+        // orders).
+        let cols = self.columns();
+        let mut k = [Chunk::zeroed(); 6];
+        for a in 0..3 {
+            let c = &cols.col(a)[chunk];
+            for l in 0..Chunk::LANES {
+                let mut reach = 0.0;
+                for row in 0..3 {
+                    let h = cols.col(3 + row)[chunk].0[l];
+                    reach += h * cols.col(6 + 3 * row + a)[chunk].0[l].abs();
+                }
+                k[a].0[l] = c.0[l] - reach;
+                k[a + 3].0[l] = c.0[l] + reach;
+            }
+        }
+        k
+    }
+
+    fn chunk_bounds(&self, chunk: usize) -> Aabb {
+        // The lanes' f64 boxes combined, then rounded outward once.
+        let cols = self.columns();
+        let v = |k: usize, l: usize| cols.col(k)[chunk].0[l];
+        let mut lo = [f64::INFINITY; 3];
+        let mut hi = [f64::NEG_INFINITY; 3];
+        for l in 0..lanes_in(self.len(), chunk) {
+            let axes = core::array::from_fn(|k| core::array::from_fn(|a| v(6 + 3 * k + a, l)));
+            let (bl, bh) = obb_box(
+                core::array::from_fn(|a| v(a, l)),
+                core::array::from_fn(|a| v(3 + a, l)),
+                axes,
+            );
+            for a in 0..3 {
+                lo[a] = lo[a].min(bl[a]);
+                hi[a] = hi[a].max(bh[a]);
+            }
+        }
+        f32_bounds(lo, hi)
+    }
+
+    #[inline]
+    fn item_bounds(item: &Obb) -> Aabb {
+        obb_bounds(item)
+    }
+
+    fn gather(&self, order: &[u32], threads: usize) -> Self {
+        Obbs::from_columns(self.columns().gather(order, threads))
+    }
+
+    #[inline]
+    fn item(&self, i: usize) -> Option<Obb> {
+        self.get(i)
+    }
+
+    #[inline]
+    fn check_item(item: &Obb, index: usize) -> Result<(), BvError> {
+        item.check(index)
+    }
+
+    #[inline]
+    fn put(&mut self, i: usize, item: Obb) -> Result<(), BvError> {
+        self.set(i, item)
+    }
+
+    fn from_items(items: &[Obb]) -> Result<Self, BvError> {
+        Obbs::from_slice(items)
+    }
+
+    #[inline(always)]
+    fn prefetch_chunk(&self, chunk: usize) {
+        let cols = self.view();
+        for k in 0..15 {
             cols.prefetch(k, chunk);
         }
     }

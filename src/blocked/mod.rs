@@ -17,7 +17,7 @@ use crate::error::BvError;
 use crate::lanes::{Backend, Chunk, dispatch};
 use crate::primitive::Aabb;
 use crate::query::{HitLists, Hits};
-use crate::soa::Aabbs;
+use crate::soa::{Aabbs, Obbs, Spheres};
 
 /// The most levels of bounds: `16^8` primitives exceed the containers' `u32` limit.
 pub(crate) const MAX_LEVELS: usize = 8;
@@ -26,8 +26,9 @@ pub(crate) const MAX_LEVELS: usize = 8;
 /// chunk (16 primitives), each block with its bounds, and above them levels of bounds of 16
 /// blocks, 256, ..., so that a query skips every block it cannot reach.
 ///
-/// A blocked container of [`Aabbs`], [`Spheres`](crate::Spheres), [`UpTets`](crate::UpTets),
-/// [`DownTets`](crate::DownTets) or [`Octahedra`](crate::Octahedra) (the [`Blockable`] ones)
+/// A blocked container of [`Aabbs`], [`Spheres`](crate::Spheres), [`Obbs`](crate::Obbs),
+/// [`UpTets`](crate::UpTets), [`DownTets`](crate::DownTets) or [`Octahedra`](crate::Octahedra)
+/// (the [`Blockable`] ones)
 /// answers every query the flat container answers, with the same methods, and its answers are
 /// the flat container's bit for bit, on every backend: the caller's indices, ascending. Per block
 /// the walk has three outcomes:
@@ -42,7 +43,8 @@ pub(crate) const MAX_LEVELS: usize = 8;
 /// The same test decides at every level, so a node whose bounds fail skips its whole subtree.
 ///
 /// # Building
-/// The bounds of a box or a sphere container are boxes (a sphere's is its widened box); those of
+/// The bounds of a box, a sphere or an oriented-box container are boxes (a sphere's is its
+/// widened box, an oriented box's its outward-rounded bounding box); those of
 /// tetrahedra and octahedra are, per column, the least and the greatest value over the block
 /// (the comparisons of their tests decide on those exactly).
 ///
@@ -517,14 +519,22 @@ impl<C: Blockable> Blocked<C> {
     }
 }
 
-impl Blocked<Aabbs> {
-    /// The bounds of level `level`'s node `node` (level 0: block `node`), for tests and
-    /// diagnostics.
-    #[must_use]
-    pub fn bounds(&self, level: usize, node: usize) -> Option<Aabb> {
-        self.levels.get(level)?.get(node)
-    }
+/// `bounds` of the containers whose levels are boxes.
+macro_rules! box_level_bounds {
+    ($($c:ty),*) => {$(
+        impl Blocked<$c> {
+            /// The bounds of level `level`'s node `node` (level 0: block `node`), for tests and
+            /// diagnostics: a box containing the node's primitives (a sphere's widened box, an
+            /// oriented box's bounding box), clamped to the f32 range.
+            #[must_use]
+            pub fn bounds(&self, level: usize, node: usize) -> Option<Aabb> {
+                self.levels.get(level)?.get(node)
+            }
+        }
+    )*};
 }
+
+box_level_bounds!(Aabbs, Spheres, Obbs);
 
 /// What [`Blocked::optimize`] did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -13,6 +13,11 @@
 //! | [`Frustum`] | itself, on the bounds | monotone: at a larger box the p-vertex's `t` and the margin `m` both grow (each term, product, sum and rounding is monotone), so a plane that rejects `B` (`t + m < 0`) rejects every box inside it |
 //! | [`Obb`] | `AabbsNearObb`: its box on the world axes, widened by a slack of `2^-16` of the block's farthest-corner distance and the query's size (more than the leaf test's margin); for axes that are not orthonormal, its bounding box | the leaf test reports a box only if each world-face gap is at most its margin; `docs/algorithms.md` bounds that gap's rounding by an eighth of the slack |
 //!
+//! | query on `Obbs` (bounds: the boxes' outward-rounded bounding boxes) | block test | why it never skips a hit |
+//! |---|---|---|
+//! | point, [`Sphere`], `Conservative(sphere)` | `AabbsNearSphere`: the centre within twice the radius, plus `2^-11` of the bounds' half sides and `2^-20` of their farthest corner's distance, of the bounds on every axis | a reported box's real distance to the centre is at most `1.733` times the radius plus the frame rotation's rounding and orthonormality terms (`docs/algorithms.md`, "Blocked containers") |
+//! | [`Obb`] | `AabbsNearObbFaces`: the separating-axis test of the bounds on the query's three face axes, with a slack of `2^-17` of the farthest corner's distance, `2^-6` of the bounds' half sides and `2^-8` of the query's size | the query's faces are three of the 15 axes: a reported box's real gap there is at most twice its margin, and its projection lies inside the bounds' |
+//!
 //! **Why accepting is exact.** A box query accepts a block whose bounds lie inside it
 //! (`q_min <= B_min` and `B_max <= q_max`): a primitive `p` inside `B` has
 //! `p_min >= q_min` and `p_max <= q_max`, and `p_min <= p_max`, so `p_min <= q_max` and
@@ -45,14 +50,15 @@
 use super::layout::private::Layout;
 use super::level::Hulls;
 use crate::kernel::{
-    AabbsInsideBox, AabbsInsideFrustum, AabbsNearObb, AabbsVsBox, AabbsVsFrustum, Either,
-    OctahedraVsOctahedron, PlaneConstants, Prepared, TetsAbove, TetsBelow,
+    AabbsInsideBox, AabbsInsideFrustum, AabbsNearObb, AabbsNearObbFaces, AabbsNearSphere,
+    AabbsVsBox, AabbsVsFrustum, Either, OctahedraVsOctahedron, PlaneConstants, Prepared, TetsAbove,
+    TetsBelow,
 };
 use crate::primitive::{Aabb, DownTet, Frustum, Obb, Octahedron, Sphere, UpTet};
 use crate::query::private::Bind;
 use crate::query::{Conservative, Query, sphere_reach_box};
 use crate::round::f32_at_least;
-use crate::soa::{Aabbs, DownTets, Octahedra, Spheres, UpTets};
+use crate::soa::{Aabbs, DownTets, Obbs, Octahedra, Spheres, UpTets};
 use crate::strategy::Staged;
 
 /// A query type a [`Blocked`](super::Blocked) container of `C` answers: every
@@ -290,6 +296,74 @@ impl Reach<Aabbs> for Obb {
     }
 }
 
+/// A sphere, point or conservative sphere on oriented boxes: the block test is `AabbsNearSphere`
+/// with `reach` (twice the radius the leaf test reaches, rounded up); no whole-block test.
+macro_rules! reach_near_sphere {
+    ($($q:ty => |$s:ident, $leaf:ident| $reach:expr;)*) => {$(
+        impl Reach<Obbs> for $q {
+            type Test<'a> = AabbsNearSphere<'a>;
+            type Inside<'a> = AabbsInsideBox<'a>;
+            #[inline(always)]
+            fn test<'a>(
+                &self,
+                level: &'a Aabbs,
+                $leaf: &Leaf<'_, Obbs, $q>,
+            ) -> Option<AabbsNearSphere<'a>> {
+                let $s = self;
+                let (center, radius): ([f32; 3], f32) = $reach;
+                Some(AabbsNearSphere {
+                    cols: level.view(),
+                    center,
+                    reach: f32_at_least(2.0 * f64::from(radius)),
+                })
+            }
+            #[inline(always)]
+            fn inside<'a>(
+                &self,
+                _: &'a Aabbs,
+                _: &Leaf<'_, Obbs, $q>,
+                _: [f32; 3],
+            ) -> Option<AabbsInsideBox<'a>> {
+                None
+            }
+        }
+    )*};
+}
+
+reach_near_sphere! {
+    [f32; 3] => |_q, leaf| (leaf.center, 0.0);
+    Sphere => |_q, leaf| match leaf {
+        // The screened centre, and the query's radius (the leaf holds its square).
+        Either::Common(k) => (k.center, _q.radius),
+        Either::Rare(k) => (k.center, _q.radius),
+    };
+    Conservative<Sphere> => |_q, leaf| (leaf.center, leaf.reach);
+}
+
+/// An oriented box on oriented boxes: the block test is `AabbsNearObbFaces` (the separating
+/// axes of the query's faces, with a slack); no whole-block test.
+impl Reach<Obbs> for Obb {
+    type Test<'a> = AabbsNearObbFaces<'a>;
+    type Inside<'a> = AabbsInsideBox<'a>;
+    #[inline(always)]
+    fn test<'a>(
+        &self,
+        level: &'a Aabbs,
+        leaf: &Leaf<'_, Obbs, Obb>,
+    ) -> Option<AabbsNearObbFaces<'a>> {
+        Some(AabbsNearObbFaces::new(level.view(), leaf))
+    }
+    #[inline(always)]
+    fn inside<'a>(
+        &self,
+        _: &'a Aabbs,
+        _: &Leaf<'_, Obbs, Obb>,
+        _: [f32; 3],
+    ) -> Option<AabbsInsideBox<'a>> {
+        None
+    }
+}
+
 /// `Conservative(q)` of a query that runs `q`'s own test has `q`'s block tests.
 macro_rules! same_as_exact {
     ($($c:ty: $($q:ty),*;)*) => {$($(
@@ -320,6 +394,7 @@ macro_rules! same_as_exact {
 
 same_as_exact! {
     Aabbs: [f32; 3], Aabb, Staged, Obb, Frustum;
+    Obbs: [f32; 3], Obb;
     Spheres: [f32; 3], Sphere, Aabb, Frustum;
     UpTets: [f32; 3], DownTet;
     DownTets: [f32; 3], UpTet;
@@ -434,7 +509,8 @@ reach_hulls! {
 #[cfg(test)]
 mod tests {
     use crate::kernel::{
-        AabbsInsideBox, AabbsInsideFrustum, AabbsNearObb, AabbsVsFrustum, PlaneConstants, Prepared,
+        AabbsInsideBox, AabbsInsideFrustum, AabbsNearObb, AabbsNearObbFaces, AabbsNearSphere,
+        AabbsVsFrustum, PlaneConstants, Prepared,
     };
     use crate::lanes::{Backend, Chunk, Lanes, WithLanes, dispatch};
     use crate::primitive::{Aabb, Frustum};
@@ -563,6 +639,70 @@ mod tests {
                         (0..3).all(|k| u[k] <= qa[k] + slack && w[k] <= qa[k] + slack)
                     },
                     "near oriented box",
+                );
+                // The oriented boxes' block tests (spheres and points, oriented boxes).
+                let reach = match rng.next() % 4 {
+                    0 => f32::INFINITY,
+                    _ => rng.value().abs(),
+                };
+                let near_sphere = AabbsNearSphere {
+                    cols: level.view(),
+                    center,
+                    reach,
+                };
+                let pow2 = |e: i32| 2f32.powi(e);
+                check(
+                    &near_sphere,
+                    n,
+                    |i| {
+                        let b = &boxes[i];
+                        let u = [0, 1, 2].map(|k| b.min[k] - center[k]);
+                        let w = [0, 1, 2].map(|k| center[k] - b.max[k]);
+                        let far = [0, 1, 2].map(|k| u[k].abs().max(w[k].abs()));
+                        let r = (far[0] + far[1]) + far[2];
+                        let s =
+                            ((b.max[0] - b.min[0]) + (b.max[1] - b.min[1])) + (b.max[2] - b.min[2]);
+                        let big = (((reach + s * pow2(-12)) + r * pow2(-20)) + pow2(-70))
+                            + (r * r + s * s) * f32::from_bits(1 << 9);
+                        (0..3).all(|k| u[k] <= big && w[k] <= big)
+                    },
+                    "near sphere",
+                );
+                let axes = [0; 3].map(|_| [0; 3].map(|_| rng.value()));
+                let faces = AabbsNearObbFaces {
+                    cols: level.view(),
+                    center,
+                    half: qa,
+                    axes,
+                    sum_a,
+                };
+                check(
+                    &faces,
+                    n,
+                    |i| {
+                        let b = &boxes[i];
+                        let (l, u) = (b.min.map(|v| v * 0.5), b.max.map(|v| v * 0.5));
+                        let d = [0, 1, 2].map(|k| (l[k] + u[k]) - center[k]);
+                        let h = [0, 1, 2].map(|k| u[k] - l[k]);
+                        let far = [0, 1, 2].map(|k| {
+                            (b.min[k] - center[k])
+                                .abs()
+                                .max((b.max[k] - center[k]).abs())
+                        });
+                        let r = (far[0] + far[1]) + far[2];
+                        let s = (h[0] + h[1]) + h[2];
+                        let slack = (((r * pow2(-17) + s * pow2(-6)) + sum_a * pow2(-8))
+                            + f32::from_bits(1 << 19))
+                            + (r * r + s * s) * f32::from_bits(1 << 9);
+                        (0..3).all(|a| {
+                            let t = (d[0] * axes[a][0] + d[1] * axes[a][1]) + d[2] * axes[a][2];
+                            let rb = (h[0] * axes[a][0].abs() + h[1] * axes[a][1].abs())
+                                + h[2] * axes[a][2].abs();
+                            (qa[a] + slack).partial_cmp(&(t.abs() - rb))
+                                != Some(core::cmp::Ordering::Less)
+                        })
+                    },
+                    "near oriented box faces",
                 );
                 // Arbitrary planes, or the six faces of a cube (which holds some boxes whole).
                 let f = if rng.next().is_multiple_of(2) {

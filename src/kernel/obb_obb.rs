@@ -374,3 +374,100 @@ impl Kernel for AabbsNearObb<'_> {
         V::bits(V::and(V::and(x, y), z))
     }
 }
+
+/// `2^-17`: [`AabbsNearObbFaces`]' share of the farthest corner's distance.
+const FACES_DISTANCE: f32 = f32::from_bits((127 - 17) << 23);
+/// `2^-6`: [`AabbsNearObbFaces`]' share of the bounds' half sides.
+const FACES_SIDES: f32 = f32::from_bits((127 - 6) << 23);
+/// `2^-8`: [`AabbsNearObbFaces`]' share of the query's size.
+const FACES_QUERY: f32 = f32::from_bits((127 - 8) << 23);
+/// `2^12`: [`ObbsVsObb`]'s `margin_q` times this bounds the query's `sum(a)`.
+const OBB_QUERY_SUM_SCALE: f32 = f32::from_bits((127 + 12) << 23);
+
+/// The block test of an oriented box on oriented boxes (the blocked containers of `Obbs`), over
+/// box bounds: the separating-axis test of each box `B` against the query on the query's three
+/// face axes `A_i` only, with a slack. With `c_B = lo / 2 + hi / 2`, `h_B = hi / 2 - lo / 2`,
+/// `d = c_B - c_A`, `r = sum_k max(|lo_k - c_k|, |hi_k - c_k|)` and `s = sum_k h_B,k`:
+///
+/// ```text
+/// gap_i = |d . A_i| - ((h_B,0 |A_i0| + h_B,1 |A_i1|) + h_B,2 |A_i2|)
+/// slack = (((r 2^-17 + s 2^-6) + s_a 2^-8) + 2^-130) + (r^2 + s^2) 2^-140
+/// near <=> not (a_i + slack < gap_i) on every face axis i
+/// ```
+///
+/// `s_a = margin_q 2^12` (at least the query's `sum(a)`; `+inf` when [`ObbsVsObb`] hits
+/// everything). The face axes of the query are three of [`ObbsVsObb`]'s 15: a reported primitive
+/// has a real gap there of at most twice its margin, and its projection lies inside `B`'s
+/// (`docs/algorithms.md`, "Blocked containers"). A NaN gap (an offset that overflowed) never
+/// fails, and the guard makes every block pass from `r` or `s` of `2^64` on.
+#[derive(Clone)]
+pub struct AabbsNearObbFaces<'a> {
+    pub(crate) cols: Cols<'a, 6>,
+    /// The query's centre.
+    pub(crate) center: [f32; 3],
+    /// The query's half extents.
+    pub(crate) half: [f32; 3],
+    /// The query's axes (rows).
+    pub(crate) axes: [[f32; 3]; 3],
+    /// At least the query's `sum(a)` (`+inf` when the leaf kernel hits everything).
+    pub(crate) sum_a: f32,
+}
+
+impl<'a> AabbsNearObbFaces<'a> {
+    /// The block test over `cols` of the query of `leaf`.
+    #[inline(always)]
+    pub(crate) fn new(cols: Cols<'a, 6>, leaf: &ObbsVsObb<'_>) -> Self {
+        AabbsNearObbFaces {
+            cols,
+            center: leaf.center,
+            half: leaf.half,
+            axes: leaf.axes,
+            // Exact power-of-two scaling of `sum(a) 2^-12 + 2^-140` rounded up.
+            sum_a: leaf.margin_q * OBB_QUERY_SUM_SCALE,
+        }
+    }
+}
+
+impl Kernel for AabbsNearObbFaces<'_> {
+    #[inline(always)]
+    fn len(&self) -> usize {
+        self.cols.len()
+    }
+
+    #[inline(always)]
+    fn block<V: Lanes>(&self, c: usize, j: usize) -> u32 {
+        let lo = self.cols.load3::<V>(0, c, j);
+        let hi = self.cols.load3::<V>(3, c, j);
+        let ca = splat3::<V>(self.center);
+        let half = V::splat(0.5);
+        let mut d = [V::splat(0.0); 3];
+        let mut h = [V::splat(0.0); 3];
+        let mut far = [V::splat(0.0); 3];
+        for k in 0..3 {
+            let (l, u) = (lo[k].mul(half), hi[k].mul(half));
+            d[k] = l.add(u).sub(ca[k]);
+            h[k] = u.sub(l);
+            far[k] = lo[k].sub(ca[k]).abs().max(hi[k].sub(ca[k]).abs());
+        }
+        let r = far[0].add(far[1]).add(far[2]);
+        let s = h[0].add(h[1]).add(h[2]);
+        let slack = r
+            .mul(V::splat(FACES_DISTANCE))
+            .add(s.mul(V::splat(FACES_SIDES)))
+            .add(V::splat(self.sum_a).mul(V::splat(FACES_QUERY)))
+            .add(V::splat(NEAR_FLOOR))
+            .add(r.mul(r).add(s.mul(s)).mul(V::splat(NEAR_GUARD)));
+        let mut fail = 0;
+        for i in 0..3 {
+            let t = dot3(d, splat3(self.axes[i]));
+            let abs_axis = [
+                self.axes[i][0].abs(),
+                self.axes[i][1].abs(),
+                self.axes[i][2].abs(),
+            ];
+            let gap = t.abs().sub(dot3(h, splat3(abs_axis)));
+            fail |= V::bits(V::splat(self.half[i]).add(slack).lt(gap));
+        }
+        !fail & super::all_lanes::<V>()
+    }
+}

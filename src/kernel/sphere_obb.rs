@@ -108,3 +108,72 @@ impl Kernel for ObbsVsSphereConservative<'_> {
         V::bits(V::and(V::and(x, y), z))
     }
 }
+
+/// `2^-12`: [`AabbsNearSphere`]'s share of the bounds' summed sides (`2^-11` of the half sides).
+const NEAR_SIDES: f32 = f32::from_bits((127 - 12) << 23);
+/// `2^-20`: [`AabbsNearSphere`]'s share of the farthest corner's distance.
+const NEAR_DISTANCE: f32 = f32::from_bits((127 - 20) << 23);
+/// `2^-70`: [`AabbsNearSphere`]'s absolute slack (underflow in the squared distance).
+const NEAR_FLOOR: f32 = f32::from_bits((127 - 70) << 23);
+/// `2^-140`: scales [`AabbsNearSphere`]'s overflow guard.
+const NEAR_GUARD: f32 = f32::from_bits(1 << 9);
+
+/// The block test of a sphere, a point or a conservative sphere on oriented boxes (the blocked
+/// containers of `Obbs`), over box bounds: whether the query's centre `c` lies within `R` of
+/// each box `B` on every axis, with `u_k = lo_k - c_k`, `w_k = c_k - hi_k`,
+/// `r = sum_k max(|u_k|, |w_k|)` and `s = (hi_0 - lo_0) + (hi_1 - lo_1) + (hi_2 - lo_2)`:
+///
+/// ```text
+/// R = (((reach + s 2^-12) + r 2^-20) + 2^-70) + (r^2 + s^2) 2^-140
+/// near <=> u_k <= R and w_k <= R on every axis k
+/// ```
+///
+/// `reach` is twice the query's radius (or the conservative test's widened radius) rounded up.
+/// `docs/algorithms.md` ("Blocked containers") shows that a box that the f32 test reports
+/// lies within `1.733 (r_q (1 + 3u) + 4.01 u r) + 3.47e-4 s / 2 + 2^-72` of the centre on every
+/// axis, and every box of a block lies inside its bounds (up to a clamp at `f32::MAX` that keeps
+/// the distances); `R` exceeds that. The guard is `+inf` from `r` or `s` of `2^64` on (every
+/// block passes there). Never NaN for finite bounds.
+#[derive(Clone)]
+pub struct AabbsNearSphere<'a> {
+    pub(crate) cols: Cols<'a, 6>,
+    /// The query's centre.
+    pub(crate) center: [f32; 3],
+    /// Twice the query's radius, rounded up (`+inf` past `f32::MAX`).
+    pub(crate) reach: f32,
+}
+
+impl Kernel for AabbsNearSphere<'_> {
+    #[inline(always)]
+    fn len(&self) -> usize {
+        self.cols.len()
+    }
+
+    #[inline(always)]
+    fn block<V: Lanes>(&self, c: usize, j: usize) -> u32 {
+        let lo = self.cols.load3::<V>(0, c, j);
+        let hi = self.cols.load3::<V>(3, c, j);
+        let ca = splat3::<V>(self.center);
+        let mut u = [V::splat(0.0); 3];
+        let mut w = [V::splat(0.0); 3];
+        for k in 0..3 {
+            u[k] = lo[k].sub(ca[k]);
+            w[k] = ca[k].sub(hi[k]);
+        }
+        let r = u[0]
+            .abs()
+            .max(w[0].abs())
+            .add(u[1].abs().max(w[1].abs()))
+            .add(u[2].abs().max(w[2].abs()));
+        let s = hi[0].sub(lo[0]).add(hi[1].sub(lo[1])).add(hi[2].sub(lo[2]));
+        let reach = V::splat(self.reach)
+            .add(s.mul(V::splat(NEAR_SIDES)))
+            .add(r.mul(V::splat(NEAR_DISTANCE)))
+            .add(V::splat(NEAR_FLOOR))
+            .add(r.mul(r).add(s.mul(s)).mul(V::splat(NEAR_GUARD)));
+        let x = V::and(u[0].le(reach), w[0].le(reach));
+        let y = V::and(u[1].le(reach), w[1].le(reach));
+        let z = V::and(u[2].le(reach), w[2].le(reach));
+        V::bits(V::and(V::and(x, y), z))
+    }
+}
