@@ -1,6 +1,6 @@
-//! Fuzz target `blocked`: `Blocked<Aabbs>`, `Blocked<Spheres>`, `Blocked<UpTets>`,
-//! `Blocked<DownTets>` and `Blocked<Octahedra>` against their flat containers (issue 22), with
-//! random moves.
+//! Fuzz target `blocked`: `Blocked<Aabbs>`, `Blocked<Spheres>`, `Blocked<Obbs>`,
+//! `Blocked<UpTets>`, `Blocked<DownTets>` and `Blocked<Octahedra>` against their flat containers
+//! (issue 22), with random moves.
 //!
 //! Primitives come from arbitrary `f32` values, sorted or made positive so that most are valid
 //! (some stay invalid: NaN, infinities, radii past `Sphere::MAX_RADIUS`), and are sometimes
@@ -27,7 +27,7 @@ mod input;
 
 use bvlanes::{
     Aabb, Aabbs, Backend, BlockQuery, Blockable, Blocked, BoxStrategy, Conservative, DownTet,
-    DownTets, Frustum, Obb, Octahedra, Octahedron, Optimized, Pinned, Query, Sphere, Spheres,
+    DownTets, Frustum, Obb, Obbs, Octahedra, Octahedron, Optimized, Pinned, Query, Sphere, Spheres,
     Staged, UpTet, UpTets,
 };
 use common::Shape;
@@ -252,7 +252,7 @@ macro_rules! flat_access {
     )*};
 }
 
-flat_access!(Aabbs: Aabb, Spheres: Sphere, UpTets: UpTet, DownTets: DownTet, Octahedra: Octahedron);
+flat_access!(Aabbs: Aabb, Spheres: Sphere, UpTets: UpTet, DownTets: DownTet, Octahedra: Octahedron, Obbs: Obb);
 
 fn get<C>(c: &C, i: usize) -> Option<C::Primitive>
 where
@@ -313,6 +313,18 @@ fn spheres_query(flat: &Spheres, blocked: &Blocked<Spheres>, inp: &mut Input) {
     }
 }
 
+fn obbs_query(flat: &Obbs, blocked: &Blocked<Obbs>, inp: &mut Input) {
+    let p: [f32; 3] = core::array::from_fn(|_| value(inp));
+    match inp.u8() % 6 {
+        0 => same(flat, blocked, &p),
+        1 => same(flat, blocked, &sphere(inp)),
+        2 => same(flat, blocked, &obb(inp)),
+        3 => same(flat, blocked, &Conservative(p)),
+        4 => same(flat, blocked, &Conservative(sphere(inp))),
+        _ => same(flat, blocked, &Conservative(obb(inp))),
+    }
+}
+
 fn up_tets_query(flat: &UpTets, blocked: &Blocked<UpTets>, inp: &mut Input) {
     let p: [f32; 3] = core::array::from_fn(|_| value(inp));
     match inp.u8() % 4 {
@@ -349,7 +361,14 @@ fn octahedra_query(flat: &Octahedra, blocked: &Blocked<Octahedra>, inp: &mut Inp
 
 fuzz_target!(|data: &[u8]| {
     let mut inp = Input::new(data);
-    match inp.u8() % 5 {
+    match inp.u8() % 6 {
+        5 => run::<Obbs>(
+            &mut inp,
+            Obbs::from_slice,
+            obb,
+            |o, d| Obb::new(o.center.map(|v| v + d), o.half_extents, o.axes),
+            obbs_query,
+        ),
         0 => run::<Aabbs>(
             &mut inp,
             Aabbs::from_slice,
