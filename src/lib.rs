@@ -54,8 +54,8 @@
 //! give what the one-query methods give, query by query, in one pass over the container. [`pairwise`] tests N
 //! independent pairs (`left[i]` against `right[i]`) the same way.
 //!
-//! Large, selective scenes: [`Blocked`] keeps an [`Aabbs`], [`Spheres`], [`UpTets`], [`DownTets`]
-//! or [`Octahedra`] in spatially sorted blocks of 16 with levels of bounds above them, so a query
+//! Large, selective scenes: [`Blocked`] keeps an [`Aabbs`], [`Spheres`], [`Obbs`], [`UpTets`],
+//! [`DownTets`] or [`Octahedra`] in spatially sorted blocks of 16 with levels of bounds above them, so a query
 //! tests only the blocks it can reach (and accepts blocks wholly inside a box or frustum, or
 //! passing every comparison of a tetrahedron test, untested). Same query methods, the flat
 //! container's answers bit for bit (the caller's indices, ascending); `set` moves a primitive,

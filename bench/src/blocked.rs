@@ -12,13 +12,15 @@
 //! sphere queries (the box queries' centres, radius their half extent).
 //!
 //! Oriented boxes: the box queries' centres, half extents `h, h / 2, h / 4` of the box queries'
-//! half extent `h`, random rotations, against `Aabbs` and `Blocked<Aabbs>` (counts).
+//! half extent `h`, random rotations, against `Aabbs` and `Blocked<Aabbs>` (counts). And the
+//! boxes themselves as oriented boxes (their centres and half extents, random rotations), as
+//! `Obbs` and `Blocked<Obbs>`, against those oriented boxes and the sphere queries (counts).
 
 use crate::Ctx;
 use crate::data::{rng, uniform, unit};
 use crate::report::{Cell, Table, Target, sig3};
 use crate::sampler::{Variant, find, measure};
-use bvlanes::{Aabb, Aabbs, Backend, Blocked, Frustum, Obb, Sphere, Spheres};
+use bvlanes::{Aabb, Aabbs, Backend, Blocked, Frustum, Obb, Obbs, Sphere, Spheres};
 use packed_spatial_index::{Box3D, Index3DBuilder, SimdIndex3DF32};
 use std::hint::black_box;
 
@@ -166,6 +168,36 @@ struct Scene {
     sets: Vec<(String, Vec<Aabb>)>,
     /// Per query set, its oriented boxes ([`obbs_of`]).
     obb_sets: Vec<Vec<Obb>>,
+    /// The boxes as oriented boxes (random rotations).
+    obbs: Obbs,
+    blocked_obbs: Blocked<Obbs>,
+}
+
+/// A rotation (rows) from a random unit quaternion.
+fn random_rotation(r: &mut rand_xoshiro::Xoshiro256PlusPlus) -> [[f32; 3]; 3] {
+    let ball = crate::data::in_unit_ball(r);
+    let w = uniform(r, -1.0, 1.0) as f64;
+    let l = (ball.iter().map(|v| v * v).sum::<f64>() + w * w).sqrt();
+    let [x, y, z] = ball.map(|v| v / l);
+    let w = w / l;
+    let rows = [
+        [
+            1.0 - 2.0 * (y * y + z * z),
+            2.0 * (x * y + w * z),
+            2.0 * (x * z - w * y),
+        ],
+        [
+            2.0 * (x * y - w * z),
+            1.0 - 2.0 * (x * x + z * z),
+            2.0 * (y * z + w * x),
+        ],
+        [
+            2.0 * (x * z + w * y),
+            2.0 * (y * z - w * x),
+            1.0 - 2.0 * (x * x + y * y),
+        ],
+    ];
+    rows.map(|row| row.map(|v| v as f32))
 }
 
 /// The oriented boxes of box queries: their centres, half extents `h, h / 2, h / 4` of their
@@ -176,33 +208,20 @@ fn obbs_of(qs: &[Aabb], stream: u64) -> Vec<Obb> {
         .map(|q| {
             let c = [0, 1, 2].map(|k| q.min[k] * 0.5 + q.max[k] * 0.5);
             let h = (q.max[0] - q.min[0]) * 0.5;
-            let ball = crate::data::in_unit_ball(&mut r);
-            let w = uniform(&mut r, -1.0, 1.0) as f64;
-            let l = (ball.iter().map(|v| v * v).sum::<f64>() + w * w).sqrt();
-            let [x, y, z] = ball.map(|v| v / l);
-            let w = w / l;
-            let rows = [
-                [
-                    1.0 - 2.0 * (y * y + z * z),
-                    2.0 * (x * y + w * z),
-                    2.0 * (x * z - w * y),
-                ],
-                [
-                    2.0 * (x * y - w * z),
-                    1.0 - 2.0 * (x * x + z * z),
-                    2.0 * (y * z + w * x),
-                ],
-                [
-                    2.0 * (x * z + w * y),
-                    2.0 * (y * z - w * x),
-                    1.0 - 2.0 * (x * x + y * y),
-                ],
-            ];
-            Obb::new(
-                c,
-                [h, h * 0.5, h * 0.25],
-                rows.map(|row| row.map(|v| v as f32)),
-            )
+            Obb::new(c, [h, h * 0.5, h * 0.25], random_rotation(&mut r))
+        })
+        .collect()
+}
+
+/// The boxes as oriented boxes: their centres and half extents, random rotations.
+fn boxes_as_obbs(items: &[Aabb]) -> Vec<Obb> {
+    let mut r = rng(27, items.len() as u64);
+    items
+        .iter()
+        .map(|b| {
+            let c = [0, 1, 2].map(|k| b.min[k] * 0.5 + b.max[k] * 0.5);
+            let h = [0, 1, 2].map(|k| b.max[k] * 0.5 - b.min[k] * 0.5);
+            Obb::new(c, h, random_rotation(&mut r))
         })
         .collect()
 }
@@ -235,6 +254,8 @@ fn scene(n: usize, large: bool) -> Scene {
         .enumerate()
         .map(|(i, (_, qs))| obbs_of(qs, i as u64))
         .collect();
+    let obbs = Obbs::from_slice(&boxes_as_obbs(&items)).expect("valid oriented boxes");
+    let blocked_obbs = Blocked::new(&obbs);
     Scene {
         n,
         items,
@@ -245,6 +266,8 @@ fn scene(n: usize, large: bool) -> Scene {
         blocked_spheres,
         sets,
         obb_sets,
+        obbs,
+        blocked_obbs,
     }
 }
 
@@ -388,6 +411,33 @@ pub fn run(ctx: &Ctx<'_>, targets: &mut Vec<Target>) -> Vec<Table> {
                         .sum::<usize>() as u64
                 },
             ));
+            let (oflat, oblocked) = (&s.obbs, &s.blocked_obbs);
+            for kind in ["spheres", "obbs"] {
+                vs.push(Variant::new(
+                    format!("{n} {label} {kind} on obbs flat"),
+                    1,
+                    move |_| {
+                        (0..FLAT_QUERIES)
+                            .map(|i| match kind {
+                                "spheres" => oflat.count_hits(&sphere_of(black_box(&qs[i]))),
+                                _ => oflat.count_hits(black_box(&obbs[i])),
+                            })
+                            .sum::<usize>() as u64
+                    },
+                ));
+                vs.push(Variant::new(
+                    format!("{n} {label} {kind} on obbs count"),
+                    1,
+                    move |_| {
+                        (0..QUERIES)
+                            .map(|i| match kind {
+                                "spheres" => oblocked.count_hits(&sphere_of(black_box(&qs[i]))),
+                                _ => oblocked.count_hits(black_box(&obbs[i])),
+                            })
+                            .sum::<usize>() as u64
+                    },
+                ));
+            }
             let tree = &s.tree;
             let mut out = Vec::new();
             vs.push(Variant::new(format!("{n} {label} rtree"), 1, move |_| {
@@ -432,6 +482,12 @@ pub fn run(ctx: &Ctx<'_>, targets: &mut Vec<Target>) -> Vec<Table> {
             format!("{n} build blocked all"),
             1,
             move |_| Blocked::new(black_box(flat)).levels() as u64,
+        ));
+        let obbs_flat = &s.obbs;
+        vs.push(Variant::new(
+            format!("{n} build blocked obbs"),
+            1,
+            move |_| Blocked::new_with_threads(black_box(obbs_flat), 1).levels() as u64,
         ));
         vs.push(Variant::new(format!("{n} build rtree"), 1, move |_| {
             rtree(black_box(items)).num_items() as u64
@@ -581,6 +637,52 @@ pub fn run(ctx: &Ctx<'_>, targets: &mut Vec<Target>) -> Vec<Table> {
                     Cell::Empty,
                 ]);
             }
+            let qs = &s.sets[s.sets.iter().position(|(l, _)| l == label).expect("a set")].1;
+            for kind in ["spheres", "obbs"] {
+                let count = |b: &Blocked<Obbs>, i: usize| match kind {
+                    "spheres" => b.count_hits(&sphere_of(&qs[i])),
+                    _ => b.count_hits(&obbs[i]),
+                };
+                let hits: usize = (0..QUERIES).map(|i| count(&s.blocked_obbs, i)).sum();
+                let same = (0..FLAT_QUERIES).all(|i| match kind {
+                    "spheres" => {
+                        let q = sphere_of(&qs[i]);
+                        s.blocked_obbs.hits(&q).eq(s.obbs.hits(&q))
+                    }
+                    _ => s.blocked_obbs.hits(&obbs[i]).eq(s.obbs.hits(&obbs[i])),
+                });
+                if !same {
+                    eprintln!("MISMATCH in blocked: {n} {label} {kind} on oriented boxes");
+                    t.notes.push(format!(
+                        "**MISMATCH**: {n} oriented boxes, {label} {kind}: blocked hits differ from the flat scan's"
+                    ));
+                }
+                let work = match kind {
+                    "spheres" => format!("{QUERIES} spheres (radius = {label}) on oriented boxes"),
+                    _ => format!(
+                        "{QUERIES} oriented boxes (half extents {}, {}, {}) on oriented boxes",
+                        he[0], he[1], he[2]
+                    ),
+                };
+                let flat = ms(&format!("{n} {label} {kind} on obbs flat")) * scale;
+                for (row, v) in [
+                    ("flat Obbs count_hits", flat),
+                    (
+                        "Blocked<Obbs> count_hits",
+                        ms(&format!("{n} {label} {kind} on obbs count")),
+                    ),
+                ] {
+                    t.push(vec![
+                        Cell::count(n as u64),
+                        Cell::text(work.clone()),
+                        Cell::text(row),
+                        Cell::count(hits as u64),
+                        Cell::num(v, sig3(v)),
+                        Cell::times(flat / v),
+                        Cell::Empty,
+                    ]);
+                }
+            }
             let hits = ms(&format!("{n} {label} hits"));
             let limit = match (n, label.as_str()) {
                 (100_000, "half extent 5") => Some(0.3),
@@ -645,6 +747,10 @@ pub fn run(ctx: &Ctx<'_>, targets: &mut Vec<Target>) -> Vec<Table> {
             ("Blocked::new_with_threads(_, 1) (one thread)", "blocked"),
             ("Blocked::new (all threads)", "blocked all"),
             ("R-tree build", "rtree"),
+            (
+                "Blocked::new_with_threads(_, 1) of the Obbs (one thread)",
+                "blocked obbs",
+            ),
         ] {
             let v = ms(&format!("{n} build {key}"));
             t.push(vec![
@@ -654,7 +760,12 @@ pub fn run(ctx: &Ctx<'_>, targets: &mut Vec<Target>) -> Vec<Table> {
                 Cell::Empty,
                 Cell::num(v, sig3(v)),
                 Cell::Empty,
-                Cell::times(tree / v),
+                // The R-tree is built over the boxes, not the oriented boxes.
+                if key == "blocked obbs" {
+                    Cell::Empty
+                } else {
+                    Cell::times(tree / v)
+                },
             ]);
         }
         let refit = ms(&format!("{n} refit 1%"));
