@@ -13,6 +13,32 @@ use bvlanes::{
 };
 use common::*;
 
+/// The point and sphere queries around the box `q` (its centre; a sphere of its half width) and
+/// their `Conservative` forms, on any container that answers them; returns the centre and radius.
+fn centre_queries<C>(
+    flat: &C,
+    blocked: &Blocked<C>,
+    q: Aabb,
+    coverage: &mut Coverage,
+) -> ([f32; 3], f32)
+where
+    C: bvlanes::Blockable + core::fmt::Debug,
+    [f32; 3]: bvlanes::BlockQuery<C> + bvlanes::Query<C>,
+    Conservative<[f32; 3]>: bvlanes::BlockQuery<C> + bvlanes::Query<C>,
+    Sphere: bvlanes::BlockQuery<C> + bvlanes::Query<C>,
+    Conservative<Sphere>: bvlanes::BlockQuery<C> + bvlanes::Query<C>,
+{
+    let n = flat.len();
+    let c: [f32; 3] = core::array::from_fn(|i| q.min[i] + (q.max[i] - q.min[i]) * 0.5);
+    coverage.record(same_answers(flat, blocked, &c), n);
+    same_answers(flat, blocked, &Conservative(c));
+    let r = (q.max[0] - q.min[0]) * 0.5;
+    let s = Sphere::new(c, r);
+    coverage.record(same_answers(flat, blocked, &s), n);
+    same_answers(flat, blocked, &Conservative(s));
+    (c, r)
+}
+
 /// One query of every type `Aabbs` answers, from `pick` (a box) and `rng`.
 fn every_query(
     flat: &Aabbs,
@@ -33,13 +59,7 @@ fn every_query(
         same_answers(flat, blocked, &Conservative(Staged(q, s)));
     }
     same_answers(flat, blocked, &Conservative(q));
-    let c: [f32; 3] = core::array::from_fn(|i| q.min[i] + (q.max[i] - q.min[i]) * 0.5);
-    same_answers(flat, blocked, &c);
-    same_answers(flat, blocked, &Conservative(c));
-    let r = (q.max[0] - q.min[0]) * 0.5;
-    let s = Sphere::new(c, r);
-    coverage.record(same_answers(flat, blocked, &s), n);
-    same_answers(flat, blocked, &Conservative(s));
+    let (c, r) = centre_queries(flat, blocked, q, coverage);
     // Camera frusta and oriented boxes near ordinary boxes; adversarial ones near the others.
     let ordinary = c.iter().all(|v| v.abs() < 1e6) && r < 1e6;
     let f = if ordinary {
@@ -58,18 +78,57 @@ fn every_query(
     same_answers(flat, blocked, &Conservative(o));
 }
 
+/// The flat containers the blocked ones are checked against: built from a slice, `set`, `get`
+/// (the crate has no trait for them).
+trait Flat: bvlanes::Blockable + Sized {
+    fn build(items: &[Self::Primitive]) -> Self;
+    fn put_row(&mut self, i: usize, item: Self::Primitive);
+    fn row(&self, i: usize) -> Option<Self::Primitive>;
+}
+
+macro_rules! flat {
+    ($($c:ty),*) => {$(
+        impl Flat for $c {
+            fn build(items: &[Self::Primitive]) -> Self {
+                <$c>::from_slice(items).unwrap()
+            }
+            fn put_row(&mut self, i: usize, item: Self::Primitive) {
+                self.set(i, item).unwrap();
+            }
+            fn row(&self, i: usize) -> Option<Self::Primitive> {
+                self.get(i)
+            }
+        }
+    )*};
+}
+
+flat!(Aabbs, Spheres, Obbs);
+
+/// What [`check_moves`] runs on a container of `C`: its queries around a box, the primitives
+/// a move writes (three kinds, picked at random: near, far, huge) and the ones `update` writes.
+struct Checks<C: Flat> {
+    every_query: fn(&C, &Blocked<C>, &mut TestRng, Aabb, &mut Coverage),
+    moved: fn(&mut TestRng, usize) -> C::Primitive,
+}
+
 /// A blocked container of `items`, checked against its flat one on random queries, then after
-/// random moves (`set`), a refit and a rebuild.
-fn check_layout(name: &str, items: &[Aabb], rng: &mut TestRng, queries: usize) -> Coverage {
+/// random moves (`set`), a refit, a rebuild and an `update` of every primitive.
+fn check_moves<C: Flat>(
+    name: &str,
+    items: &[C::Primitive],
+    rng: &mut TestRng,
+    queries: usize,
+    checks: &Checks<C>,
+) -> Coverage
+where
+    C::Primitive: PartialEq + core::fmt::Debug + Copy,
+{
     let mut coverage = Coverage::default();
-    let mut flat = Aabbs::from_slice(items).unwrap();
-    let mut blocked = Blocked::<Aabbs>::from_slice(items).unwrap();
+    let mut flat = C::build(items);
+    let mut blocked = Blocked::<C>::from_slice(items).unwrap();
     assert_eq!(Blocked::new(&flat).order(), blocked.order(), "{name}");
-    let sorted = {
-        let mut o = blocked.order().to_vec();
-        o.sort_unstable();
-        o
-    };
+    let mut sorted = blocked.order().to_vec();
+    sorted.sort_unstable();
     assert!(
         sorted.iter().copied().eq(0..items.len() as u32),
         "{name}: order is a permutation"
@@ -78,7 +137,7 @@ fn check_layout(name: &str, items: &[Aabb], rng: &mut TestRng, queries: usize) -
         assert_eq!(blocked.get(i), Some(*item), "{name}: get({i})");
     }
     assert_eq!(blocked.get(items.len()), None);
-    let run = |flat: &Aabbs, blocked: &Blocked<Aabbs>, rng: &mut TestRng, cov: &mut Coverage| {
+    let run = |flat: &C, blocked: &Blocked<C>, rng: &mut TestRng, cov: &mut Coverage| {
         for k in 0..queries {
             let size = rng.pick(&[0.0, 0.5, 3.0, 10.0, 40.0]);
             let q = if k % 3 == 0 {
@@ -86,47 +145,79 @@ fn check_layout(name: &str, items: &[Aabb], rng: &mut TestRng, queries: usize) -
             } else {
                 Aabb::random(rng, [0.0; 3], size)
             };
-            every_query(flat, blocked, rng, q, cov);
+            (checks.every_query)(flat, blocked, rng, q, cov);
         }
     };
     run(&flat, &blocked, rng, &mut coverage);
-    if !items.is_empty() {
-        // Moves: some far, some near, some to a huge box; the flat container takes the same.
-        for _ in 0..(items.len() / 4).max(1) {
-            let i = rng.below(items.len());
-            let b = match rng.below(3) {
-                0 => Aabb::random(rng, [0.0; 3], 3.0),
-                1 => Aabb::random(rng, [30.0, -30.0, 30.0], 1.0),
-                _ => Aabb::new([-100.0; 3], [100.0; 3]),
-            };
-            blocked.set(i, b).unwrap();
-            flat.set(i, b).unwrap();
-            assert_eq!(blocked.get(i), Some(b));
-        }
-        run(&flat, &blocked, rng, &mut coverage);
-        blocked.refit();
-        run(&flat, &blocked, rng, &mut coverage);
-        blocked.rebuild();
-        for i in 0..flat.len() {
-            assert_eq!(
-                blocked.get(i),
-                flat.get(i),
-                "{name}: get({i}) after rebuild"
-            );
-        }
-        run(&flat, &blocked, rng, &mut coverage);
-        // Everything moves at once: `update` from a container of the same length.
-        let moved: Vec<Aabb> = (0..items.len())
-            .map(|_| Aabb::random(rng, [0.0; 3], 3.0))
-            .collect();
-        flat = Aabbs::from_slice(&moved).unwrap();
-        blocked.update(&flat).unwrap();
-        for i in 0..flat.len() {
-            assert_eq!(blocked.get(i), flat.get(i), "{name}: get({i}) after update");
-        }
-        run(&flat, &blocked, rng, &mut coverage);
+    if items.is_empty() {
+        return coverage;
     }
+    // Moves: some near, some far, some to a huge primitive; the flat container takes the same.
+    for _ in 0..(items.len() / 4).max(1) {
+        let i = rng.below(items.len());
+        let kind = rng.below(3);
+        let p = (checks.moved)(rng, kind);
+        blocked.set(i, p).unwrap();
+        flat.put_row(i, p);
+        assert_eq!(blocked.get(i), Some(p), "{name}: get({i}) after set");
+    }
+    run(&flat, &blocked, rng, &mut coverage);
+    blocked.refit();
+    run(&flat, &blocked, rng, &mut coverage);
+    blocked.rebuild();
+    for i in 0..items.len() {
+        assert_eq!(
+            blocked.get(i),
+            flat.row(i),
+            "{name}: get({i}) after rebuild"
+        );
+    }
+    run(&flat, &blocked, rng, &mut coverage);
+    // Everything moves at once: `update` from a container of the same length.
+    let moved: Vec<C::Primitive> = (0..items.len()).map(|_| (checks.moved)(rng, 0)).collect();
+    flat = C::build(&moved);
+    blocked.update(&flat).unwrap();
+    for i in 0..items.len() {
+        assert_eq!(blocked.get(i), flat.row(i), "{name}: get({i}) after update");
+    }
+    run(&flat, &blocked, rng, &mut coverage);
     coverage
+}
+
+fn check_layout(name: &str, items: &[Aabb], rng: &mut TestRng, queries: usize) -> Coverage {
+    let checks = Checks::<Aabbs> {
+        every_query,
+        moved: |rng, kind| match kind {
+            0 => Aabb::random(rng, [0.0; 3], 3.0),
+            1 => Aabb::random(rng, [30.0, -30.0, 30.0], 1.0),
+            _ => Aabb::new([-100.0; 3], [100.0; 3]),
+        },
+    };
+    check_moves(name, items, rng, queries, &checks)
+}
+
+fn check_spheres(name: &str, items: &[Sphere], rng: &mut TestRng, queries: usize) -> Coverage {
+    let checks = Checks::<Spheres> {
+        every_query: every_sphere_query,
+        moved: |rng, kind| match kind {
+            0 => Sphere::random(rng, [0.0; 3], 3.0),
+            1 => Sphere::random(rng, [30.0, -30.0, 30.0], 1.0),
+            _ => Sphere::new([0.0; 3], 100.0),
+        },
+    };
+    check_moves(name, items, rng, queries, &checks)
+}
+
+fn check_obbs(name: &str, items: &[Obb], rng: &mut TestRng, queries: usize) -> Coverage {
+    let checks = Checks::<Obbs> {
+        every_query: every_obb_query,
+        moved: |rng, kind| match kind {
+            0 => Obb::random(rng, [0.0; 3], 3.0),
+            1 => Obb::random(rng, [30.0, -30.0, 30.0], 1.0),
+            _ => Obb::new([0.0; 3], [100.0; 3], rotation(rng)),
+        },
+    };
+    check_moves(name, items, rng, queries, &checks)
 }
 
 #[test]
@@ -604,13 +695,7 @@ fn every_sphere_query(
     let n = flat.len();
     coverage.record(same_answers(flat, blocked, &q), n);
     same_answers(flat, blocked, &Conservative(q));
-    let c: [f32; 3] = core::array::from_fn(|i| q.min[i] + (q.max[i] - q.min[i]) * 0.5);
-    same_answers(flat, blocked, &c);
-    same_answers(flat, blocked, &Conservative(c));
-    let r = (q.max[0] - q.min[0]) * 0.5;
-    let s = Sphere::new(c, r);
-    coverage.record(same_answers(flat, blocked, &s), n);
-    same_answers(flat, blocked, &Conservative(s));
+    let (c, r) = centre_queries(flat, blocked, q, coverage);
     let ordinary = c.iter().all(|v| v.abs() < 1e6) && r < 1e6;
     let f = if ordinary {
         <Frustum as Shape>::random(rng, c, r.max(0.1))
@@ -619,57 +704,6 @@ fn every_sphere_query(
     };
     coverage.record(same_answers(flat, blocked, &f), n);
     same_answers(flat, blocked, &Conservative(f));
-}
-
-/// As `check_layout`, for spheres.
-fn check_spheres(name: &str, items: &[Sphere], rng: &mut TestRng, queries: usize) -> Coverage {
-    let mut coverage = Coverage::default();
-    let mut flat = Spheres::from_slice(items).unwrap();
-    let mut blocked = Blocked::<Spheres>::from_slice(items).unwrap();
-    for (i, item) in items.iter().enumerate() {
-        assert_eq!(blocked.get(i), Some(*item), "{name}: get({i})");
-    }
-    let run =
-        |flat: &Spheres, blocked: &Blocked<Spheres>, rng: &mut TestRng, cov: &mut Coverage| {
-            for k in 0..queries {
-                let size = rng.pick(&[0.0, 0.5, 3.0, 10.0, 40.0]);
-                let q = if k % 3 == 0 {
-                    Aabb::around_origin(rng, size)
-                } else {
-                    Aabb::random(rng, [0.0; 3], size)
-                };
-                every_sphere_query(flat, blocked, rng, q, cov);
-            }
-        };
-    run(&flat, &blocked, rng, &mut coverage);
-    if !items.is_empty() {
-        for _ in 0..(items.len() / 4).max(1) {
-            let i = rng.below(items.len());
-            let s = match rng.below(3) {
-                0 => Sphere::random(rng, [0.0; 3], 3.0),
-                1 => Sphere::random(rng, [30.0, -30.0, 30.0], 1.0),
-                _ => Sphere::new([0.0; 3], 100.0),
-            };
-            blocked.set(i, s).unwrap();
-            flat.set(i, s).unwrap();
-        }
-        run(&flat, &blocked, rng, &mut coverage);
-        blocked.refit();
-        run(&flat, &blocked, rng, &mut coverage);
-        blocked.rebuild();
-        run(&flat, &blocked, rng, &mut coverage);
-        // Everything moves at once: `update` from a container of the same length.
-        let moved: Vec<Sphere> = (0..items.len())
-            .map(|_| Sphere::random(rng, [0.0; 3], 3.0))
-            .collect();
-        flat = Spheres::from_slice(&moved).unwrap();
-        blocked.update(&flat).unwrap();
-        for i in 0..flat.len() {
-            assert_eq!(blocked.get(i), flat.get(i), "{name}: get({i}) after update");
-        }
-        run(&flat, &blocked, rng, &mut coverage);
-    }
-    coverage
 }
 
 #[test]
@@ -978,13 +1012,7 @@ fn every_obb_query(
     coverage: &mut Coverage,
 ) {
     let n = flat.len();
-    let c: [f32; 3] = core::array::from_fn(|i| q.min[i] + (q.max[i] - q.min[i]) * 0.5);
-    coverage.record(same_answers(flat, blocked, &c), n);
-    same_answers(flat, blocked, &Conservative(c));
-    let r = (q.max[0] - q.min[0]) * 0.5;
-    let s = Sphere::new(c, r);
-    coverage.record(same_answers(flat, blocked, &s), n);
-    same_answers(flat, blocked, &Conservative(s));
+    let (c, r) = centre_queries(flat, blocked, q, coverage);
     let ordinary = c.iter().all(|v| v.abs() < 1e6) && r < 1e6;
     let o = if ordinary {
         <Obb as Shape>::random(rng, c, r.max(0.1))
@@ -993,56 +1021,6 @@ fn every_obb_query(
     };
     coverage.record(same_answers(flat, blocked, &o), n);
     same_answers(flat, blocked, &Conservative(o));
-}
-
-/// As `check_layout`, for oriented boxes.
-fn check_obbs(name: &str, items: &[Obb], rng: &mut TestRng, queries: usize) -> Coverage {
-    let mut coverage = Coverage::default();
-    let mut flat = Obbs::from_slice(items).unwrap();
-    let mut blocked = Blocked::<Obbs>::from_slice(items).unwrap();
-    for (i, item) in items.iter().enumerate() {
-        assert_eq!(blocked.get(i), Some(*item), "{name}: get({i})");
-    }
-    let run = |flat: &Obbs, blocked: &Blocked<Obbs>, rng: &mut TestRng, cov: &mut Coverage| {
-        for k in 0..queries {
-            let size = rng.pick(&[0.0, 0.5, 3.0, 10.0, 40.0]);
-            let q = if k % 3 == 0 {
-                Aabb::around_origin(rng, size)
-            } else {
-                Aabb::random(rng, [0.0; 3], size)
-            };
-            every_obb_query(flat, blocked, rng, q, cov);
-        }
-    };
-    run(&flat, &blocked, rng, &mut coverage);
-    if !items.is_empty() {
-        for _ in 0..(items.len() / 4).max(1) {
-            let i = rng.below(items.len());
-            let o = match rng.below(3) {
-                0 => Obb::random(rng, [0.0; 3], 3.0),
-                1 => Obb::random(rng, [30.0, -30.0, 30.0], 1.0),
-                _ => Obb::new([0.0; 3], [100.0; 3], rotation(rng)),
-            };
-            blocked.set(i, o).unwrap();
-            flat.set(i, o).unwrap();
-            assert_eq!(blocked.get(i), Some(o));
-        }
-        run(&flat, &blocked, rng, &mut coverage);
-        blocked.refit();
-        run(&flat, &blocked, rng, &mut coverage);
-        blocked.rebuild();
-        run(&flat, &blocked, rng, &mut coverage);
-        let moved: Vec<Obb> = (0..items.len())
-            .map(|_| Obb::random(rng, [0.0; 3], 3.0))
-            .collect();
-        flat = Obbs::from_slice(&moved).unwrap();
-        blocked.update(&flat).unwrap();
-        for i in 0..flat.len() {
-            assert_eq!(blocked.get(i), flat.get(i), "{name}: get({i}) after update");
-        }
-        run(&flat, &blocked, rng, &mut coverage);
-    }
-    coverage
 }
 
 #[test]

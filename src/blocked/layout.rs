@@ -55,13 +55,54 @@ pub(crate) mod private {
     }
 }
 
+/// The `Layout` methods every container writes the same way over its rows and `K` columns:
+/// count, gather, a row, its validation, `set`, `from_slice` and the prefetch of a chunk.
+macro_rules! rows_layout {
+    ($c:ty, $prim:ty, $cols:literal) => {
+        #[inline]
+        fn count(&self) -> usize {
+            self.len()
+        }
+
+        fn gather(&self, order: &[u32], threads: usize) -> Self {
+            <$c>::from_columns(self.columns().gather(order, threads))
+        }
+
+        #[inline]
+        fn item(&self, i: usize) -> Option<$prim> {
+            self.get(i)
+        }
+
+        #[inline]
+        fn check_item(item: &$prim, index: usize) -> Result<(), BvError> {
+            item.check(index)
+        }
+
+        #[inline]
+        fn put(&mut self, i: usize, item: $prim) -> Result<(), BvError> {
+            self.set(i, item)
+        }
+
+        fn from_items(items: &[$prim]) -> Result<Self, BvError> {
+            <$c>::from_slice(items)
+        }
+
+        #[inline(always)]
+        fn prefetch_chunk(&self, chunk: usize) {
+            // The columns of `view()` (for boxes the six of the box: the diagonal key is read by
+            // the 7-sided strategy only).
+            let cols = self.view();
+            for k in 0..$cols {
+                cols.prefetch(k, chunk);
+            }
+        }
+    };
+}
+
 impl private::Layout for Aabbs {
     type Level = Aabbs;
 
-    #[inline]
-    fn count(&self) -> usize {
-        self.len()
-    }
+    rows_layout!(Aabbs, Aabb, 6);
 
     #[inline(always)]
     fn key_chunk(&self, chunk: usize) -> [Chunk; 6] {
@@ -77,38 +118,6 @@ impl private::Layout for Aabbs {
     #[inline]
     fn item_bounds(item: &Aabb) -> Aabb {
         *item
-    }
-
-    fn gather(&self, order: &[u32], threads: usize) -> Self {
-        Aabbs::from_columns(self.columns().gather(order, threads))
-    }
-
-    #[inline]
-    fn item(&self, i: usize) -> Option<Aabb> {
-        self.get(i)
-    }
-
-    #[inline]
-    fn check_item(item: &Aabb, index: usize) -> Result<(), BvError> {
-        item.check(index)
-    }
-
-    #[inline]
-    fn put(&mut self, i: usize, item: Aabb) -> Result<(), BvError> {
-        self.set(i, item)
-    }
-
-    fn from_items(items: &[Aabb]) -> Result<Self, BvError> {
-        Aabbs::from_slice(items)
-    }
-
-    #[inline(always)]
-    fn prefetch_chunk(&self, chunk: usize) {
-        // The six box columns: the diagonal key is read by the 7-sided strategy only.
-        let cols = self.view();
-        for k in 0..6 {
-            cols.prefetch(k, chunk);
-        }
     }
 }
 
@@ -127,10 +136,7 @@ fn sphere_bounds(s: &Sphere) -> Aabb {
 impl private::Layout for Spheres {
     type Level = Aabbs;
 
-    #[inline]
-    fn count(&self) -> usize {
-        self.len()
-    }
+    rows_layout!(Spheres, Sphere, 4);
 
     #[inline(always)]
     fn key_chunk(&self, chunk: usize) -> [Chunk; 6] {
@@ -156,37 +162,6 @@ impl private::Layout for Spheres {
     #[inline]
     fn item_bounds(item: &Sphere) -> Aabb {
         sphere_bounds(item)
-    }
-
-    fn gather(&self, order: &[u32], threads: usize) -> Self {
-        Spheres::from_columns(self.columns().gather(order, threads))
-    }
-
-    #[inline]
-    fn item(&self, i: usize) -> Option<Sphere> {
-        self.get(i)
-    }
-
-    #[inline]
-    fn check_item(item: &Sphere, index: usize) -> Result<(), BvError> {
-        item.check(index)
-    }
-
-    #[inline]
-    fn put(&mut self, i: usize, item: Sphere) -> Result<(), BvError> {
-        self.set(i, item)
-    }
-
-    fn from_items(items: &[Sphere]) -> Result<Self, BvError> {
-        Spheres::from_slice(items)
-    }
-
-    #[inline(always)]
-    fn prefetch_chunk(&self, chunk: usize) {
-        let cols = self.view();
-        for k in 0..4 {
-            cols.prefetch(k, chunk);
-        }
     }
 }
 
@@ -231,10 +206,7 @@ fn obb_bounds(o: &Obb) -> Aabb {
 impl private::Layout for Obbs {
     type Level = Aabbs;
 
-    #[inline]
-    fn count(&self) -> usize {
-        self.len()
-    }
+    rows_layout!(Obbs, Obb, 15);
 
     #[inline(always)]
     fn key_chunk(&self, chunk: usize) -> [Chunk; 6] {
@@ -281,37 +253,6 @@ impl private::Layout for Obbs {
     #[inline]
     fn item_bounds(item: &Obb) -> Aabb {
         obb_bounds(item)
-    }
-
-    fn gather(&self, order: &[u32], threads: usize) -> Self {
-        Obbs::from_columns(self.columns().gather(order, threads))
-    }
-
-    #[inline]
-    fn item(&self, i: usize) -> Option<Obb> {
-        self.get(i)
-    }
-
-    #[inline]
-    fn check_item(item: &Obb, index: usize) -> Result<(), BvError> {
-        item.check(index)
-    }
-
-    #[inline]
-    fn put(&mut self, i: usize, item: Obb) -> Result<(), BvError> {
-        self.set(i, item)
-    }
-
-    fn from_items(items: &[Obb]) -> Result<Self, BvError> {
-        Obbs::from_slice(items)
-    }
-
-    #[inline(always)]
-    fn prefetch_chunk(&self, chunk: usize) {
-        let cols = self.view();
-        for k in 0..15 {
-            cols.prefetch(k, chunk);
-        }
     }
 }
 
@@ -362,49 +303,15 @@ fn fold_bounds<L: Level>(len: usize, chunk: usize, bound: impl Fn(usize) -> L::B
 }
 
 /// The `Layout` of a container of tetrahedra or octahedra: everything but the key boxes and
-/// the bounds, which the caller writes.
+/// the bounds' kind, which the caller writes.
 macro_rules! hull_layout {
     ($c:ty, $prim:ty, $cols:literal) => {
-        #[inline]
-        fn count(&self) -> usize {
-            self.len()
-        }
+        rows_layout!($c, $prim, $cols);
 
         fn chunk_bounds(&self, chunk: usize) -> <Self::Level as Level>::Bound {
             fold_bounds::<Self::Level>(self.len(), chunk, |i| {
                 Self::item_bounds(&self.get(i).expect("a row"))
             })
-        }
-
-        fn gather(&self, order: &[u32], threads: usize) -> Self {
-            <$c>::from_columns(self.columns().gather(order, threads))
-        }
-
-        #[inline]
-        fn item(&self, i: usize) -> Option<$prim> {
-            self.get(i)
-        }
-
-        #[inline]
-        fn check_item(item: &$prim, index: usize) -> Result<(), BvError> {
-            item.check(index)
-        }
-
-        #[inline]
-        fn put(&mut self, i: usize, item: $prim) -> Result<(), BvError> {
-            self.set(i, item)
-        }
-
-        fn from_items(items: &[$prim]) -> Result<Self, BvError> {
-            <$c>::from_slice(items)
-        }
-
-        #[inline(always)]
-        fn prefetch_chunk(&self, chunk: usize) {
-            let cols = self.view();
-            for k in 0..$cols {
-                cols.prefetch(k, chunk);
-            }
         }
     };
 }

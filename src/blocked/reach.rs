@@ -575,6 +575,15 @@ mod tests {
         (t, m)
     }
 
+    /// `lo - c` and `c - hi` per axis, and the farthest corner's 1-norm distance, as the
+    /// oriented boxes' block tests compute them (`offsets_from`).
+    fn offsets(b: &Aabb, c: [f32; 3]) -> ([f32; 3], [f32; 3], f32) {
+        let u = [0, 1, 2].map(|k| b.min[k] - c[k]);
+        let w = [0, 1, 2].map(|k| c[k] - b.max[k]);
+        let far = [0, 1, 2].map(|k| u[k].abs().max(w[k].abs()));
+        (u, w, (far[0] + far[1]) + far[2])
+    }
+
     /// The p-vertex (`n_a >= 0`: max) or the n-vertex of `b` for plane `pl`.
     fn vertex(pl: [f32; 4], b: &Aabb, p: bool) -> [f32; 3] {
         [0, 1, 2].map(|a| {
@@ -629,10 +638,7 @@ mod tests {
                     n,
                     |i| {
                         let b = &boxes[i];
-                        let u = [0, 1, 2].map(|k| b.min[k] - center[k]);
-                        let w = [0, 1, 2].map(|k| center[k] - b.max[k]);
-                        let far = [0, 1, 2].map(|k| u[k].abs().max(w[k].abs()));
-                        let r = (far[0] + far[1]) + far[2];
+                        let (u, w, r) = offsets(b, center);
                         let slack = (((r + sum_a) * f32::from_bits((127 - 16) << 23))
                             + f32::from_bits(1 << 19))
                             + (r * r) * f32::from_bits(1 << 9);
@@ -656,10 +662,7 @@ mod tests {
                     n,
                     |i| {
                         let b = &boxes[i];
-                        let u = [0, 1, 2].map(|k| b.min[k] - center[k]);
-                        let w = [0, 1, 2].map(|k| center[k] - b.max[k]);
-                        let far = [0, 1, 2].map(|k| u[k].abs().max(w[k].abs()));
-                        let r = (far[0] + far[1]) + far[2];
+                        let (u, w, r) = offsets(b, center);
                         let s =
                             ((b.max[0] - b.min[0]) + (b.max[1] - b.min[1])) + (b.max[2] - b.min[2]);
                         let big = (((reach + s * pow2(-12)) + r * pow2(-20)) + pow2(-70))
@@ -684,12 +687,7 @@ mod tests {
                         let (l, u) = (b.min.map(|v| v * 0.5), b.max.map(|v| v * 0.5));
                         let d = [0, 1, 2].map(|k| (l[k] + u[k]) - center[k]);
                         let h = [0, 1, 2].map(|k| u[k] - l[k]);
-                        let far = [0, 1, 2].map(|k| {
-                            (b.min[k] - center[k])
-                                .abs()
-                                .max((b.max[k] - center[k]).abs())
-                        });
-                        let r = (far[0] + far[1]) + far[2];
+                        let (_, _, r) = offsets(b, center);
                         let s = (h[0] + h[1]) + h[2];
                         let slack = (((r * pow2(-17) + s * pow2(-6)) + sum_a * pow2(-8))
                             + f32::from_bits(1 << 19))

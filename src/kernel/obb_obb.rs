@@ -289,6 +289,32 @@ const NEAR_GUARD: f32 = MARGIN_FLOOR;
 /// `2^20`: [`AabbsVsObb`]'s `margin_q` times this bounds the query's `sum(a)`.
 const QUERY_SUM_SCALE: f32 = f32::from_bits((127 + 20) << 23);
 
+/// The offsets of box bounds `[lo, hi]` from a point `c` per axis, `u_k = lo_k - c_k` and
+/// `w_k = c_k - hi_k` (positive where the bounds lie beyond `c`), and `r = sum_k max(|u_k|,
+/// |w_k|)`, the 1-norm distance from `c` to the bounds' farthest corner: what the oriented boxes'
+/// block tests ([`AabbsNearObb`], [`AabbsNearObbFaces`], `AabbsNearSphere`) start from.
+#[inline(always)]
+pub(crate) fn offsets_from<V: Lanes>(lo: [V; 3], hi: [V; 3], c: [V; 3]) -> ([V; 3], [V; 3], V) {
+    let mut u = [V::splat(0.0); 3];
+    let mut w = [V::splat(0.0); 3];
+    for k in 0..3 {
+        u[k] = lo[k].sub(c[k]);
+        w[k] = c[k].sub(hi[k]);
+    }
+    let r = u[0]
+        .abs()
+        .max(w[0].abs())
+        .add(u[1].abs().max(w[1].abs()))
+        .add(u[2].abs().max(w[2].abs()));
+    (u, w, r)
+}
+
+/// `(r^2 + s^2) 2^-140`: the block tests' overflow guard, `+inf` from `r` or `s` of `2^64` on.
+#[inline(always)]
+pub(crate) fn overflow_guard<V: Lanes>(r: V, s: V) -> V {
+    r.mul(r).add(s.mul(s)).mul(V::splat(NEAR_GUARD))
+}
+
 /// The block test of an oriented box on box bounds (the blocked containers of `Aabbs`): whether
 /// each box `B` of a level of bounds comes near the query's box of the world axes, with a slack
 /// that covers whatever [`AabbsVsObb`] accepts. Per lane, with `u_k = lo_k - c_k`,
@@ -346,23 +372,12 @@ impl Kernel for AabbsNearObb<'_> {
     fn block<V: Lanes>(&self, c: usize, j: usize) -> u32 {
         let lo = self.cols.load3::<V>(0, c, j);
         let hi = self.cols.load3::<V>(3, c, j);
-        let ca = splat3::<V>(self.center);
-        let mut u = [V::splat(0.0); 3];
-        let mut w = [V::splat(0.0); 3];
-        for k in 0..3 {
-            u[k] = lo[k].sub(ca[k]);
-            w[k] = ca[k].sub(hi[k]);
-        }
-        let r = u[0]
-            .abs()
-            .max(w[0].abs())
-            .add(u[1].abs().max(w[1].abs()))
-            .add(u[2].abs().max(w[2].abs()));
+        let (u, w, r) = offsets_from(lo, hi, splat3::<V>(self.center));
         let slack = r
             .add(V::splat(self.sum_a))
             .mul(V::splat(NEAR_SCALE))
             .add(V::splat(NEAR_FLOOR))
-            .add(r.mul(r).mul(V::splat(NEAR_GUARD)));
+            .add(overflow_guard(r, V::splat(0.0)));
         let reach = [
             V::splat(self.qa[0]).add(slack),
             V::splat(self.qa[1]).add(slack),
@@ -442,21 +457,19 @@ impl Kernel for AabbsNearObbFaces<'_> {
         let half = V::splat(0.5);
         let mut d = [V::splat(0.0); 3];
         let mut h = [V::splat(0.0); 3];
-        let mut far = [V::splat(0.0); 3];
         for k in 0..3 {
             let (l, u) = (lo[k].mul(half), hi[k].mul(half));
             d[k] = l.add(u).sub(ca[k]);
             h[k] = u.sub(l);
-            far[k] = lo[k].sub(ca[k]).abs().max(hi[k].sub(ca[k]).abs());
         }
-        let r = far[0].add(far[1]).add(far[2]);
+        let (_, _, r) = offsets_from(lo, hi, ca);
         let s = h[0].add(h[1]).add(h[2]);
         let slack = r
             .mul(V::splat(FACES_DISTANCE))
             .add(s.mul(V::splat(FACES_SIDES)))
             .add(V::splat(self.sum_a).mul(V::splat(FACES_QUERY)))
             .add(V::splat(NEAR_FLOOR))
-            .add(r.mul(r).add(s.mul(s)).mul(V::splat(NEAR_GUARD)));
+            .add(overflow_guard(r, s));
         let mut fail = 0;
         for i in 0..3 {
             let t = dot3(d, splat3(self.axes[i]));

@@ -14,6 +14,7 @@
 //! slab, it reports every hit of the exact test. Both share the rounding of the rotation: relative
 //! to real arithmetic, `local_k` is within a few ulps of `|d|`.
 
+use super::obb_obb::{offsets_from, overflow_guard};
 use super::sphere_box::{HUGE_RADIUS_SCALE, dist2_to_box, scaled_dist2_to_box};
 use super::{Cols, Kernel, splat3};
 use crate::lanes::Lanes;
@@ -115,8 +116,6 @@ const NEAR_SIDES: f32 = f32::from_bits((127 - 12) << 23);
 const NEAR_DISTANCE: f32 = f32::from_bits((127 - 20) << 23);
 /// `2^-70`: [`AabbsNearSphere`]'s absolute slack (underflow in the squared distance).
 const NEAR_FLOOR: f32 = f32::from_bits((127 - 70) << 23);
-/// `2^-140`: scales [`AabbsNearSphere`]'s overflow guard.
-const NEAR_GUARD: f32 = f32::from_bits(1 << 9);
 
 /// The block test of a sphere, a point or a conservative sphere on oriented boxes (the blocked
 /// containers of `Obbs`), over box bounds: whether the query's centre `c` lies within `R` of
@@ -153,24 +152,13 @@ impl Kernel for AabbsNearSphere<'_> {
     fn block<V: Lanes>(&self, c: usize, j: usize) -> u32 {
         let lo = self.cols.load3::<V>(0, c, j);
         let hi = self.cols.load3::<V>(3, c, j);
-        let ca = splat3::<V>(self.center);
-        let mut u = [V::splat(0.0); 3];
-        let mut w = [V::splat(0.0); 3];
-        for k in 0..3 {
-            u[k] = lo[k].sub(ca[k]);
-            w[k] = ca[k].sub(hi[k]);
-        }
-        let r = u[0]
-            .abs()
-            .max(w[0].abs())
-            .add(u[1].abs().max(w[1].abs()))
-            .add(u[2].abs().max(w[2].abs()));
+        let (u, w, r) = offsets_from(lo, hi, splat3::<V>(self.center));
         let s = hi[0].sub(lo[0]).add(hi[1].sub(lo[1])).add(hi[2].sub(lo[2]));
         let reach = V::splat(self.reach)
             .add(s.mul(V::splat(NEAR_SIDES)))
             .add(r.mul(V::splat(NEAR_DISTANCE)))
             .add(V::splat(NEAR_FLOOR))
-            .add(r.mul(r).add(s.mul(s)).mul(V::splat(NEAR_GUARD)));
+            .add(overflow_guard(r, s));
         let x = V::and(u[0].le(reach), w[0].le(reach));
         let y = V::and(u[1].le(reach), w[1].le(reach));
         let z = V::and(u[2].le(reach), w[2].le(reach));
