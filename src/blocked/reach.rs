@@ -78,14 +78,12 @@ pub(crate) mod private {
 
     /// The sealed machinery of [`BlockQuery`](super::BlockQuery).
     pub trait Reach<C: Layout>: Bind<C> {
-        /// Whether blocks may be skipped at all (`false`: every block is tested).
-        const SKIPS: bool = true;
         /// The block test's kernel over a level of bounds.
         type Test<'a>: Prepared;
         /// The whole-block test's kernel over a level of bounds.
         type Inside<'a>: Prepared;
         /// The block test over `level`, for the query bound to the primitives as `leaf`
-        /// (`None`: the query hits nothing; not called when [`SKIPS`](Reach::SKIPS) is false).
+        /// (`None`: the query hits nothing).
         fn test<'a>(&self, level: &'a C::Level, leaf: &Leaf<'_, C, Self>)
         -> Option<Self::Test<'a>>;
         /// The whole-block test over `level`, if the query has one: its bit is set for bounds
@@ -332,10 +330,10 @@ macro_rules! reach_near_sphere {
 
 reach_near_sphere! {
     [f32; 3] => |_q, leaf| (leaf.center, 0.0);
-    Sphere => |_q, leaf| match leaf {
+    Sphere => |q, leaf| match leaf {
         // The screened centre, and the query's radius (the leaf holds its square).
-        Either::Common(k) => (k.center, _q.radius),
-        Either::Rare(k) => (k.center, _q.radius),
+        Either::Common(k) => (k.center, q.radius),
+        Either::Rare(k) => (k.center, q.radius),
     };
     Conservative<Sphere> => |_q, leaf| (leaf.center, leaf.reach);
 }
@@ -368,7 +366,6 @@ impl Reach<Obbs> for Obb {
 macro_rules! same_as_exact {
     ($($c:ty: $($q:ty),*;)*) => {$($(
         impl Reach<$c> for Conservative<$q> {
-            const SKIPS: bool = <$q as Reach<$c>>::SKIPS;
             type Test<'a> = <$q as Reach<$c>>::Test<'a>;
             type Inside<'a> = <$q as Reach<$c>>::Inside<'a>;
             #[inline(always)]

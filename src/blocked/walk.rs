@@ -216,14 +216,8 @@ fn walk<V: Lanes, C: Blockable, Q: BlockQuery<C>, O: Out>(
         return out;
     };
     let levels = &blocked.levels[..];
-    let (true, Some(top)) = (Q::SKIPS, levels.len().checked_sub(1)) else {
-        // No block test (or no primitive): every chunk, in order.
-        let chunks = order.len().div_ceil(Chunk::LANES);
-        for c in 0..chunks {
-            if out.chunk::<V>(order, c * Chunk::LANES, leaf.chunk::<V>(c)) {
-                break;
-            }
-        }
+    let Some(top) = levels.len().checked_sub(1) else {
+        // No primitive.
         return out;
     };
     // Each level's block test bound once (its splats then stay put for the whole walk).
