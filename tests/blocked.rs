@@ -78,66 +78,13 @@ fn every_query(
     same_answers(flat, blocked, &Conservative(o));
 }
 
-/// The flat containers the blocked ones are checked against: built from a slice, `set`, `get`
-/// (the crate has no trait for them).
-trait Flat: bvlanes::Blockable + Sized {
-    fn build(items: &[Self::Primitive]) -> Self;
-    fn put_row(&mut self, i: usize, item: Self::Primitive);
-    fn row(&self, i: usize) -> Option<Self::Primitive>;
-}
-
-macro_rules! flat {
-    ($($c:ty),*) => {$(
-        impl Flat for $c {
-            fn build(items: &[Self::Primitive]) -> Self {
-                <$c>::from_slice(items).unwrap()
-            }
-            fn put_row(&mut self, i: usize, item: Self::Primitive) {
-                self.set(i, item).unwrap();
-            }
-            fn row(&self, i: usize) -> Option<Self::Primitive> {
-                self.get(i)
-            }
-        }
-    )*};
-}
-
-flat!(Aabbs, Spheres, Obbs);
-
-/// What [`check_moves`] runs on a container of `C`: its queries around a box, the primitives
-/// a move writes (three kinds, picked at random: near, far, huge) and the ones `update` writes.
-struct Checks<C: Flat> {
-    every_query: fn(&C, &Blocked<C>, &mut TestRng, Aabb, &mut Coverage),
-    moved: fn(&mut TestRng, usize) -> C::Primitive,
-}
-
-/// A blocked container of `items`, checked against its flat one on random queries, then after
-/// random moves (`set`), a refit, a rebuild and an `update` of every primitive.
-fn check_moves<C: Flat>(
-    name: &str,
-    items: &[C::Primitive],
-    rng: &mut TestRng,
+/// The queries of [`check_moves`]' rounds on a container of `C`: `queries` boxes of random
+/// sizes, a third around the origin, each through `every_query`.
+fn query_rounds<C: Flat>(
     queries: usize,
-    checks: &Checks<C>,
-) -> Coverage
-where
-    C::Primitive: PartialEq + core::fmt::Debug + Copy,
-{
-    let mut coverage = Coverage::default();
-    let mut flat = C::build(items);
-    let mut blocked = Blocked::<C>::from_slice(items).unwrap();
-    assert_eq!(Blocked::new(&flat).order(), blocked.order(), "{name}");
-    let mut sorted = blocked.order().to_vec();
-    sorted.sort_unstable();
-    assert!(
-        sorted.iter().copied().eq(0..items.len() as u32),
-        "{name}: order is a permutation"
-    );
-    for (i, item) in items.iter().enumerate() {
-        assert_eq!(blocked.get(i), Some(*item), "{name}: get({i})");
-    }
-    assert_eq!(blocked.get(items.len()), None);
-    let run = |flat: &C, blocked: &Blocked<C>, rng: &mut TestRng, cov: &mut Coverage| {
+    every_query: fn(&C, &Blocked<C>, &mut TestRng, Aabb, &mut Coverage),
+) -> impl Fn(&C, &Blocked<C>, &mut TestRng, &mut Coverage) {
+    move |flat, blocked, rng, cov| {
         for k in 0..queries {
             let size = rng.pick(&[0.0, 0.5, 3.0, 10.0, 40.0]);
             let q = if k % 3 == 0 {
@@ -145,79 +92,48 @@ where
             } else {
                 Aabb::random(rng, [0.0; 3], size)
             };
-            (checks.every_query)(flat, blocked, rng, q, cov);
+            every_query(flat, blocked, rng, q, cov);
         }
-    };
-    run(&flat, &blocked, rng, &mut coverage);
-    if items.is_empty() {
-        return coverage;
     }
-    // Moves: some near, some far, some to a huge primitive; the flat container takes the same.
-    for _ in 0..(items.len() / 4).max(1) {
-        let i = rng.below(items.len());
-        let kind = rng.below(3);
-        let p = (checks.moved)(rng, kind);
-        blocked.set(i, p).unwrap();
-        flat.put_row(i, p);
-        assert_eq!(blocked.get(i), Some(p), "{name}: get({i}) after set");
-    }
-    run(&flat, &blocked, rng, &mut coverage);
-    blocked.refit();
-    run(&flat, &blocked, rng, &mut coverage);
-    blocked.rebuild();
-    for i in 0..items.len() {
-        assert_eq!(
-            blocked.get(i),
-            flat.row(i),
-            "{name}: get({i}) after rebuild"
-        );
-    }
-    run(&flat, &blocked, rng, &mut coverage);
-    // Everything moves at once: `update` from a container of the same length.
-    let moved: Vec<C::Primitive> = (0..items.len()).map(|_| (checks.moved)(rng, 0)).collect();
-    flat = C::build(&moved);
-    blocked.update(&flat).unwrap();
-    for i in 0..items.len() {
-        assert_eq!(blocked.get(i), flat.row(i), "{name}: get({i}) after update");
-    }
-    run(&flat, &blocked, rng, &mut coverage);
-    coverage
 }
 
 fn check_layout(name: &str, items: &[Aabb], rng: &mut TestRng, queries: usize) -> Coverage {
-    let checks = Checks::<Aabbs> {
-        every_query,
-        moved: |rng, kind| match kind {
-            0 => Aabb::random(rng, [0.0; 3], 3.0),
-            1 => Aabb::random(rng, [30.0, -30.0, 30.0], 1.0),
-            _ => Aabb::new([-100.0; 3], [100.0; 3]),
-        },
+    let moved = |rng: &mut TestRng, kind| match kind {
+        0 => Aabb::random(rng, [0.0; 3], 3.0),
+        1 => Aabb::random(rng, [30.0, -30.0, 30.0], 1.0),
+        _ => Aabb::new([-100.0; 3], [100.0; 3]),
     };
-    check_moves(name, items, rng, queries, &checks)
+    check_moves(name, items, rng, query_rounds(queries, every_query), moved)
 }
 
 fn check_spheres(name: &str, items: &[Sphere], rng: &mut TestRng, queries: usize) -> Coverage {
-    let checks = Checks::<Spheres> {
-        every_query: every_sphere_query,
-        moved: |rng, kind| match kind {
-            0 => Sphere::random(rng, [0.0; 3], 3.0),
-            1 => Sphere::random(rng, [30.0, -30.0, 30.0], 1.0),
-            _ => Sphere::new([0.0; 3], 100.0),
-        },
+    let moved = |rng: &mut TestRng, kind| match kind {
+        0 => Sphere::random(rng, [0.0; 3], 3.0),
+        1 => Sphere::random(rng, [30.0, -30.0, 30.0], 1.0),
+        _ => Sphere::new([0.0; 3], 100.0),
     };
-    check_moves(name, items, rng, queries, &checks)
+    check_moves(
+        name,
+        items,
+        rng,
+        query_rounds(queries, every_sphere_query),
+        moved,
+    )
 }
 
 fn check_obbs(name: &str, items: &[Obb], rng: &mut TestRng, queries: usize) -> Coverage {
-    let checks = Checks::<Obbs> {
-        every_query: every_obb_query,
-        moved: |rng, kind| match kind {
-            0 => Obb::random(rng, [0.0; 3], 3.0),
-            1 => Obb::random(rng, [30.0, -30.0, 30.0], 1.0),
-            _ => Obb::new([0.0; 3], [100.0; 3], rotation(rng)),
-        },
+    let moved = |rng: &mut TestRng, kind| match kind {
+        0 => Obb::random(rng, [0.0; 3], 3.0),
+        1 => Obb::random(rng, [30.0, -30.0, 30.0], 1.0),
+        _ => Obb::new([0.0; 3], [100.0; 3], rotation(rng)),
     };
-    check_moves(name, items, rng, queries, &checks)
+    check_moves(
+        name,
+        items,
+        rng,
+        query_rounds(queries, every_obb_query),
+        moved,
+    )
 }
 
 #[test]

@@ -14,11 +14,8 @@ use bvlanes::{
 use common::*;
 
 /// A container of tetrahedra or octahedra under test: its primitive and the queries it answers.
-trait Case: Blockable<Primitive = Self::Item> {
+trait Case: Flat + Blockable<Primitive = Self::Item> {
     type Item: Shape + Copy + PartialEq + core::fmt::Debug;
-    fn flat(items: &[Self::Item]) -> Self;
-    fn replace(&mut self, i: usize, item: Self::Item);
-    fn row(&self, i: usize) -> Option<Self::Item>;
     /// Every query type the container answers, around `at` with size `size` (random) or
     /// adversarial; returns the hit count of the first.
     fn every_query(
@@ -54,27 +51,11 @@ fn shape<S: Shape>(rng: &mut TestRng, at: [f32; 3], size: f32, adversarial: bool
     }
 }
 
-/// The flat container's own `from_slice`, `set` and `get`, for a `Case`.
-macro_rules! flat_methods {
-    ($prim:ty) => {
-        fn flat(items: &[$prim]) -> Self {
-            Self::from_slice(items).unwrap()
-        }
-        fn replace(&mut self, i: usize, item: $prim) {
-            self.set(i, item).unwrap();
-        }
-        fn row(&self, i: usize) -> Option<$prim> {
-            self.get(i)
-        }
-    };
-}
-
 /// A container of tetrahedra: queried by the other kind of tetrahedron and by points.
 macro_rules! tets_case {
     ($c:ty, $prim:ty, $query:ty) => {
         impl Case for $c {
             type Item = $prim;
-            flat_methods!($prim);
             fn every_query(
                 flat: &Self,
                 blocked: &Blocked<Self>,
@@ -100,7 +81,6 @@ tets_case!(DownTets, DownTet, UpTet);
 
 impl Case for Octahedra {
     type Item = Octahedron;
-    flat_methods!(Octahedron);
     fn every_query(
         flat: &Self,
         blocked: &Blocked<Self>,
@@ -125,8 +105,9 @@ impl Case for Octahedra {
     }
 }
 
-/// A blocked container of `items` against its flat one on `queries` random queries per round,
-/// then after random moves (`set`), a refit and a rebuild.
+/// A blocked container of `items` against its flat one on `queries` random queries per round
+/// (around points spread over `spread`, every fifth adversarial), through moves, a refit, a
+/// rebuild and an update ([`check_moves`]).
 fn check_layout<C: Case>(
     name: &str,
     items: &[C::Item],
@@ -134,14 +115,7 @@ fn check_layout<C: Case>(
     rng: &mut TestRng,
     queries: usize,
 ) -> Coverage {
-    let mut coverage = Coverage::default();
-    let mut flat = C::flat(items);
-    let mut blocked = Blocked::<C>::from_slice(items).unwrap();
-    assert_eq!(Blocked::new(&flat).order(), blocked.order(), "{name}");
-    for (i, item) in items.iter().enumerate() {
-        assert_eq!(blocked.get(i), Some(*item), "{name}: get({i})");
-    }
-    let run = |flat: &C, blocked: &Blocked<C>, rng: &mut TestRng, cov: &mut Coverage| {
+    let rounds = |flat: &C, blocked: &Blocked<C>, rng: &mut TestRng, cov: &mut Coverage| {
         for k in 0..queries {
             let at = rng.near([0.0; 3], spread);
             let size = rng.pick(&[0.0, 0.5, 3.0, 10.0, 40.0]);
@@ -149,34 +123,15 @@ fn check_layout<C: Case>(
             cov.record(hits, flat.len());
         }
     };
-    run(&flat, &blocked, rng, &mut coverage);
-    if !items.is_empty() {
-        for _ in 0..(items.len() / 4).max(1) {
-            let i = rng.below(items.len());
-            let near = rng.near([0.0; 3], spread);
-            let item = match rng.below(3) {
-                0 => C::Item::random(rng, near, 1.0),
-                1 => C::Item::random(rng, [3.0 * spread, -spread, 0.0], 2.0),
-                _ => C::Item::everything(),
-            };
-            blocked.set(i, item).unwrap();
-            flat.replace(i, item);
-            assert_eq!(blocked.get(i), Some(item), "{name}");
+    let moved = |rng: &mut TestRng, kind| {
+        let near = rng.near([0.0; 3], spread);
+        match kind {
+            0 => C::Item::random(rng, near, 1.0),
+            1 => C::Item::random(rng, [3.0 * spread, -spread, 0.0], 2.0),
+            _ => C::Item::everything(),
         }
-        run(&flat, &blocked, rng, &mut coverage);
-        blocked.refit();
-        run(&flat, &blocked, rng, &mut coverage);
-        blocked.rebuild();
-        for i in 0..flat.len() {
-            assert_eq!(
-                blocked.get(i),
-                flat.row(i),
-                "{name}: get({i}) after rebuild"
-            );
-        }
-        run(&flat, &blocked, rng, &mut coverage);
-    }
-    coverage
+    };
+    check_moves(name, items, rng, rounds, moved)
 }
 
 /// Random primitives around points spread over `spread`, `size` each.
@@ -221,7 +176,7 @@ fn adversarial<C: Case>(seed: u64) {
     let mut rng = TestRng::named(seed, "blocked tets adversarial");
     for len in [1, 17, 67, 300, 1000] {
         let items: Vec<C::Item> = (0..len).map(|_| C::Item::adversarial(&mut rng)).collect();
-        let flat = C::flat(&items);
+        let flat = C::flat_from(&items);
         let blocked = Blocked::new(&flat);
         for _ in 0..20 {
             let at = <[f32; 3]>::adversarial(&mut rng);
@@ -264,7 +219,7 @@ where
 {
     let mut rng = TestRng::named(11, "blocked tets nan");
     let items: Vec<C::Item> = random_items(&mut rng, 2000, 30.0, 2.0);
-    let flat = C::flat(&items);
+    let flat = C::flat_from(&items);
     let blocked = Blocked::new(&flat);
     let (nan, inf) = (f32::NAN, f32::INFINITY);
     for p in [

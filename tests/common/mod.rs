@@ -2138,6 +2138,94 @@ impl Coverage {
 
 // ---- Blocked containers ----
 
+/// The flat containers the blocked ones are checked against: built from a slice, `set`, `get`
+/// (the crate has no trait for them).
+pub trait Flat: Blockable + Sized {
+    fn flat_from(items: &[Self::Primitive]) -> Self;
+    fn put_row(&mut self, i: usize, item: Self::Primitive);
+    fn row(&self, i: usize) -> Option<Self::Primitive>;
+}
+
+macro_rules! flat {
+    ($($c:ty),*) => {$(
+        impl Flat for $c {
+            fn flat_from(items: &[Self::Primitive]) -> Self {
+                <$c>::from_slice(items).unwrap()
+            }
+            fn put_row(&mut self, i: usize, item: Self::Primitive) {
+                self.set(i, item).unwrap();
+            }
+            fn row(&self, i: usize) -> Option<Self::Primitive> {
+                self.get(i)
+            }
+        }
+    )*};
+}
+
+flat!(Aabbs, Spheres, Obbs, UpTets, DownTets, Octahedra);
+
+/// A blocked container of `items` checked against its flat one: its order and rows, then
+/// `rounds` of queries (the caller's) on the built container, after random moves (`set` of a
+/// quarter of the rows to `moved(rng, kind)`, `kind` 0, 1 or 2 at random: near, far, huge),
+/// after a `refit`, after a `rebuild` and after an `update` of every row (to `moved(rng, 0)`).
+pub fn check_moves<C: Flat>(
+    name: &str,
+    items: &[C::Primitive],
+    rng: &mut TestRng,
+    rounds: impl Fn(&C, &Blocked<C>, &mut TestRng, &mut Coverage),
+    moved: impl Fn(&mut TestRng, usize) -> C::Primitive,
+) -> Coverage
+where
+    C::Primitive: PartialEq + Debug + Copy,
+{
+    let mut coverage = Coverage::default();
+    let mut flat = C::flat_from(items);
+    let mut blocked = Blocked::<C>::from_slice(items).unwrap();
+    assert_eq!(Blocked::new(&flat).order(), blocked.order(), "{name}");
+    let mut sorted = blocked.order().to_vec();
+    sorted.sort_unstable();
+    assert!(
+        sorted.iter().copied().eq(0..items.len() as u32),
+        "{name}: order is a permutation"
+    );
+    for (i, item) in items.iter().enumerate() {
+        assert_eq!(blocked.get(i), Some(*item), "{name}: get({i})");
+    }
+    assert_eq!(blocked.get(items.len()), None);
+    rounds(&flat, &blocked, rng, &mut coverage);
+    if items.is_empty() {
+        return coverage;
+    }
+    for _ in 0..(items.len() / 4).max(1) {
+        let i = rng.below(items.len());
+        let kind = rng.below(3);
+        let p = moved(rng, kind);
+        blocked.set(i, p).unwrap();
+        flat.put_row(i, p);
+        assert_eq!(blocked.get(i), Some(p), "{name}: get({i}) after set");
+    }
+    rounds(&flat, &blocked, rng, &mut coverage);
+    blocked.refit();
+    rounds(&flat, &blocked, rng, &mut coverage);
+    blocked.rebuild();
+    for i in 0..items.len() {
+        assert_eq!(
+            blocked.get(i),
+            flat.row(i),
+            "{name}: get({i}) after rebuild"
+        );
+    }
+    rounds(&flat, &blocked, rng, &mut coverage);
+    let moved: Vec<C::Primitive> = (0..items.len()).map(|_| moved(rng, 0)).collect();
+    flat = C::flat_from(&moved);
+    blocked.update(&flat).unwrap();
+    for i in 0..items.len() {
+        assert_eq!(blocked.get(i), flat.row(i), "{name}: get({i}) after update");
+    }
+    rounds(&flat, &blocked, rng, &mut coverage);
+    coverage
+}
+
 /// Every method of every backend: the blocked answers equal the flat ones. Returns the hit count.
 pub fn same_answers<C: Blockable, Q: BlockQuery<C> + Query<C> + Debug>(
     flat: &C,
