@@ -3,7 +3,7 @@
 //!
 //! Two kinds of level:
 //!
-//! * [`Aabbs`] for the containers whose block tests are box tests (`Aabbs`, `Spheres`): a node
+//! * [`Aabbs`] for the containers whose block tests are box tests (`Aabbs`, `Spheres`, `Obbs`): a node
 //!   is the box around its primitives; its own sides serve the whole-block test.
 //! * [`Hulls`] for the tetrahedra and octahedra, whose tests compare each of their columns with a
 //!   query value: a node holds, per column, the extreme that decides whether some primitive can

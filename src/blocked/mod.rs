@@ -311,7 +311,7 @@ impl<C: Blockable> Blocked<C> {
     /// far as the current order allows).
     ///
     /// A block's size is linear in its bounds: the sum of its three sides for box bounds
-    /// (`Aabbs`, `Spheres`), the size of its outer tetrahedra for the others (`UpTets`,
+    /// (`Aabbs`, `Spheres`, `Obbs`), the size of its outer tetrahedra for the others (`UpTets`,
     /// `DownTets`: one; `Octahedra`: the up and the down one). Blocks holding outsized primitives
     /// are left out (one moved huge primitive would otherwise hide every other block's
     /// growth). When every block was a point at the build, it is 1 while they stay points and
