@@ -181,7 +181,9 @@ fn thousands_of_boxes_with_levels() {
             _ => 4,
         };
         assert_eq!(blocked.levels(), want_levels, "{len}");
-        let queries = if len > 10_000 { 3 } else { 6 };
+        // One round at 70,000 (it is there for the fourth level; every query type still runs
+        // five times over it, and in a debug build that alone took a minute and a half).
+        let queries = if len > 10_000 { 1 } else { 6 };
         let c = check_layout("thousands", &items, &mut rng, queries);
         assert!(c.some > 0, "{c:?}");
     }
