@@ -11,7 +11,12 @@
 //! 22-25 vectors staged in a ring, copied out 8/4/12/2 chunks later; 26-28 windows staged, copied;
 //! 29-30 software-pipelined windows of 4/8 (masks and packed indices, then the window before
 //! stored: what the crate does for the sphere kernel); 31 pipelined with the compress delayed too.
-//! A fifth argument `box` swaps the sphere test for a box test (six compares into mask registers).
+//! 32-33 a table writer without `vpcompressd` (two 8-bit halves of the mask, positions from a
+//! 256 x 8 u32 table, the base added, two 32-byte stores; 33 with the upper half's +8 in a second
+//! table; added 2026-11-27 on the Intel Xeon, their indices asserted equal to variant 1's).
+//! A fifth argument `box` swaps the sphere test for a box test (six compares into mask registers),
+//! `boxm` for the same box test with the ANDs folded into masked compares (`vcmpps k{k}`); a sixth
+//! sets the query's half size (default 0.5; the box query's half extent is its square).
 //! Results: docs/benchmarks.md, "Limit rows".
 #![allow(unsafe_op_in_unsafe_fn)]
 use core::arch::x86_64::*;
@@ -29,8 +34,24 @@ struct Set { cols: [Vec<L>; 6], n: usize }
 fn unit(r: &mut Xoshiro256PlusPlus) -> f32 { (r.next_u32() >> 8) as f32 / (1u32 << 24) as f32 }
 
 static mut BOXQ: bool = false;
+static mut BOXM: bool = false;
+static mut TABLE: [[u32; 8]; 256] = [[0; 8]; 256];
+static mut TABLE8: [[u32; 8]; 256] = [[0; 8]; 256];
 #[inline(always)]
 unsafe fn mask(s: &Set, c: usize, q: &[__m512; 4]) -> u16 {
+    if BOXM {
+        // the same box test with the ANDs folded into masked compares (vcmpps k{k})
+        let mut k: u16 = 0xffff;
+        for a in 0..3 {
+            let lo = _mm512_load_ps(s.cols[a].as_ptr().add(c).cast());
+            let hi = _mm512_load_ps(s.cols[a + 3].as_ptr().add(c).cast());
+            let qlo = _mm512_sub_ps(q[a], q[3]);
+            let qhi = _mm512_add_ps(q[a], q[3]);
+            k = _mm512_mask_cmp_ps_mask::<_CMP_LE_OQ>(k, lo, qhi);
+            k = _mm512_mask_cmp_ps_mask::<_CMP_LE_OQ>(k, qlo, hi);
+        }
+        return k;
+    }
     if BOXQ {
         // box query [q - h, q + h] with h = q[3] (stored squared... use sqrt-free: h from q[3])
         let mut k: u16 = 0xffff;
@@ -258,6 +279,29 @@ unsafe fn run(s: &Set, qv: [f32; 4], out: *mut u32, variant: u32) -> usize {
                 _mm512_storeu_si512(out.add(cur).cast(), _mm512_maskz_compress_epi32(k, idx));
                 idx = _mm512_add_epi32(idx, sixteen); cur += (k as u32).count_ones() as usize; }
         }
+        32 => { // table writer: two 8-bit halves, positions from a 256 x 8 u32 table, base added
+            let tab = &*core::ptr::addr_of!(TABLE);
+            for c in 0..chunks { let k = mask(s, c, &q) as u32;
+                let base = _mm256_set1_epi32((c * 16) as i32);
+                let lo = k & 0xff; let hi = k >> 8;
+                let tl = _mm256_loadu_si256(tab[lo as usize].as_ptr().cast());
+                _mm256_storeu_si256(out.add(cur).cast(), _mm256_add_epi32(tl, base));
+                cur += lo.count_ones() as usize;
+                let th = _mm256_loadu_si256(tab[hi as usize].as_ptr().cast());
+                _mm256_storeu_si256(out.add(cur).cast(), _mm256_add_epi32(th, _mm256_add_epi32(base, _mm256_set1_epi32(8))));
+                cur += hi.count_ones() as usize; } }
+        33 => { // table writer with the +8 folded into a second table
+            let tab = &*core::ptr::addr_of!(TABLE);
+            let tab8 = &*core::ptr::addr_of!(TABLE8);
+            for c in 0..chunks { let k = mask(s, c, &q) as u32;
+                let base = _mm256_set1_epi32((c * 16) as i32);
+                let lo = k & 0xff; let hi = k >> 8;
+                let tl = _mm256_loadu_si256(tab[lo as usize].as_ptr().cast());
+                _mm256_storeu_si256(out.add(cur).cast(), _mm256_add_epi32(tl, base));
+                cur += lo.count_ones() as usize;
+                let th = _mm256_loadu_si256(tab8[hi as usize].as_ptr().cast());
+                _mm256_storeu_si256(out.add(cur).cast(), _mm256_add_epi32(th, base));
+                cur += hi.count_ones() as usize; } }
         _ => unreachable!(),
     }
     cur
@@ -270,6 +314,9 @@ fn main() {
     let variants: Vec<u32> = a.get(3).map_or(vec![0,1,2,3,4,5,7,8,9,12,15,19,24], |s| s.split(',').map(|x| x.parse().unwrap()).collect());
     let off: usize = a.get(4).map_or(0, |s| s.parse().unwrap());
     if a.get(5).map_or(false, |x| x == "box") { unsafe { BOXQ = true; } }
+    if a.get(5).map_or(false, |x| x == "boxm") { unsafe { BOXM = true; } }
+    let hq: f32 = a.get(6).map_or(0.5, |s| s.parse().unwrap());
+    unsafe { for m in 0..256usize { let mut j = 0; for b in 0..8 { if m >> b & 1 == 1 { TABLE[m][j] = b as u32; TABLE8[m][j] = b as u32 + 8; j += 1; } } } }
     let mut r = Xoshiro256PlusPlus::seed_from_u64(7);
     let sets: Vec<Set> = (0..nsets).map(|_| {
         let mut cols: [Vec<L>; 6] = std::array::from_fn(|_| vec![L([0.0; 16]); n / 16]);
@@ -278,9 +325,12 @@ fn main() {
         Set { cols, n } }).collect();
     let mut outbuf = vec![L([0.0; 16]); n / 16 + 4096/16 + 16];
     let out = unsafe { (outbuf.as_mut_ptr() as *mut u32).add(off) };
-    let q = [0.5, 0.5, 0.5, 0.5];
+    let q = [0.5, 0.5, 0.5, hq];
     let reference: Vec<usize> = sets.iter().map(|s| unsafe { run(s, q, out, 0) }).collect();
-    for &v in variants.iter().filter(|&&v| v < 12) { for (s, &e) in sets.iter().zip(&reference) { let got = unsafe { run(s, q, out, v) }; assert_eq!(got, e, "variant {v}"); } }
+    for &v in variants.iter().filter(|&&v| v < 12 || v >= 32) { for (s, &e) in sets.iter().zip(&reference) { let got = unsafe { run(s, q, out, v) }; assert_eq!(got, e, "variant {v}"); } }
+    { let r1 = unsafe { run(&sets[0], q, out, 1) }; let want: Vec<u32> = unsafe { std::slice::from_raw_parts(out, r1).to_vec() };
+      for v in [32u32, 33] { let r = unsafe { run(&sets[0], q, out, v) }; let got = unsafe { std::slice::from_raw_parts(out, r) }; assert_eq!(got, &want[..], "indices of variant {v}"); }
+      eprintln!("hits per query: {} of {}", r1, n); }
     let calls = 2000;
     let mut best = vec![f64::MAX; variants.len()];
     let mut med: Vec<Vec<f64>> = vec![vec![]; variants.len()];
