@@ -164,13 +164,14 @@ fn lanes_of(on: Option<Backend>) -> usize {
     on.unwrap_or_else(Backend::detect).lanes()
 }
 
-/// Batch sizes for a receiver: 0, 1, N - 1, N, N + 1 and 67 (N its lane count), deduplicated.
-/// The container's own methods (`None`) forward to the pinned code of `Backend::detect()`, which
-/// runs every size already: they get 0, N + 1 and 67.
+/// Batch sizes for a receiver: 0, 1, N / 2 + 1 (the smallest group counted as a group,
+/// `kernel::group`), N - 1, N, N + 1 and 67 (N its lane count), deduplicated. The container's own
+/// methods (`None`) forward to the pinned code of `Backend::detect()`, which runs every size
+/// already: they get 0, N + 1 and 67.
 fn batch_sizes(on: Option<Backend>) -> Vec<usize> {
     let n = lanes_of(on);
     let mut sizes = match on {
-        Some(_) => vec![0, 1, n - 1, n, n + 1, 67],
+        Some(_) => vec![0, 1, n / 2 + 1, n - 1, n, n + 1, 67],
         None => vec![0, n + 1, 67],
     };
     sizes.sort_unstable();

@@ -13,6 +13,7 @@
 //! tier evaluates every stage (the answer is the same either way); there the 7-sided kernel also
 //! skips the diagonal, which the max corner implies.
 
+use super::group::Grouped;
 use super::{Cols, Kernel, Prepared, Sink, Tiled, run, splat3};
 use crate::lanes::Backend;
 use crate::lanes::Lanes;
@@ -236,5 +237,29 @@ impl Prepared for BoxKernel<'_> {
             BoxKernel::Xyz(k) => super::chunk_masked::<V, _>(k, chunk),
             BoxKernel::SevenSided(k) => super::chunk_masked::<V, _>(k, chunk),
         }
+    }
+    const GROUPED: bool = true;
+    /// The direct strategy's queries (every plain box query) a group at a time
+    /// ([`Grouped`](super::group::Grouped)) where that pays; a group that holds a staged
+    /// strategy's query (run to measure its stages) query by query.
+    #[inline(always)]
+    fn count_group<V: Lanes>(
+        kernels: &[Self],
+        chunks: core::ops::Range<usize>,
+        counts: &mut [u32; 16],
+    ) {
+        let (BoxKernel::Direct(first), true) =
+            (&kernels[0], super::group::group_pays::<V>(kernels.len()))
+        else {
+            return super::count_one_by_one::<V, Self>(kernels, chunks, counts);
+        };
+        let mut values = [first.values(); 16];
+        for (v, k) in values.iter_mut().zip(kernels) {
+            let BoxKernel::Direct(k) = k else {
+                return super::count_one_by_one::<V, Self>(kernels, chunks, counts);
+            };
+            *v = k.values();
+        }
+        super::group::count_group::<V, _>(first, &values, chunks, counts);
     }
 }

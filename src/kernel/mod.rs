@@ -13,6 +13,7 @@ mod box_staged;
 #[cfg(test)]
 mod drive_tests;
 mod frustum;
+mod group;
 mod obb_obb;
 mod octahedron;
 mod pairwise;
@@ -311,9 +312,41 @@ pub(crate) fn run<K: Kernel, S: Sink>(backend: Backend, kernel: &K, sink: S) -> 
 /// A kernel whose query can be restricted to a stretch of its container's chunks (the tiles of a
 /// batch of queries, `query/many.rs`).
 pub trait Tiled: Kernel {
+    /// Whether a batch counts this kernel's queries a group at a time ([`Grouped`](group::Grouped)) rather than
+    /// one by one (see [`Prepared::GROUPED`]).
+    const GROUPED: bool = false;
     /// The same query over chunks `chunks` only: primitive `chunks.start * 16` becomes primitive
     /// 0; the last chunk keeps its padding.
     fn tile(&self, chunks: Range<usize>) -> Self;
+    /// See [`Prepared::count_group`]; one query at a time unless the kernel is [`Grouped`](group::Grouped).
+    #[inline(always)]
+    fn count_group<V: Lanes>(kernels: &[Self], chunks: Range<usize>, counts: &mut [u32; 16]) {
+        count_one_by_one::<V, Self>(kernels, chunks, counts);
+    }
+}
+
+/// [`Prepared::count_group`] one query at a time.
+#[inline(always)]
+fn count_one_by_one<V: Lanes, P: Prepared>(
+    kernels: &[P],
+    chunks: Range<usize>,
+    counts: &mut [u32; 16],
+) {
+    for (count, kernel) in counts.iter_mut().zip(kernels) {
+        // A tile of a batch holds at most 16,384 primitives: the count fits a u32.
+        *count = kernel.tile(chunks.clone()).drive::<V, _>(Count(0)).0 as u32;
+    }
+}
+
+/// Counts hits (the sinks that write hits out are the query layer's, `query/sink.rs`).
+pub(crate) struct Count(pub(crate) usize);
+
+impl Sink for Count {
+    #[inline(always)]
+    fn push<V: Lanes>(&mut self, _base: u32, bits: u32) -> bool {
+        self.0 += V::count_chunk(bits);
+        false
+    }
 }
 
 /// `Tiled` for kernels that read one `cols` view and hold the query by value.
@@ -331,7 +364,6 @@ macro_rules! tiled {
 }
 
 tiled! {
-    ['a] AabbsVsBox<'a>;
     ['a] AabbsInsideBox<'a>;
     ['a] AabbsInsideFrustum<'a>;
     ['a] AabbsVsBoxMinMax<'a>;
@@ -344,12 +376,44 @@ tiled! {
     ['a] AabbsNearObb<'a>;
     ['a] AabbsNearObbFaces<'a>;
     ['a] AabbsNearSphere<'a>;
-    ['a, const EXACT: bool] OctahedraVsOctahedron<'a, EXACT>;
     ['a, const SCALED: bool] AabbsVsSphere<'a, SCALED>;
     ['a] SpheresVsBox<'a>;
     ['a, const SCALED: bool] ObbsVsSphere<'a, SCALED>;
     ['a] ObbsVsSphereConservative<'a>;
     ['a, const SCALED: bool] SpheresVsSphere<'a, SCALED>;
+}
+
+/// `Tiled` for [`Grouped`](group::Grouped) kernels that read one `cols` view and hold the query by value: their
+/// batches count a group of queries at a time.
+macro_rules! tiled_grouped {
+    ($([$($generics:tt)*] $kernel:ty;)*) => {$(
+        impl<$($generics)*> Tiled for $kernel {
+            const GROUPED: bool = true;
+            #[inline(always)]
+            fn tile(&self, chunks: Range<usize>) -> Self {
+                let mut k = self.clone();
+                k.cols = self.cols.chunks(chunks);
+                k
+            }
+            #[inline(always)]
+            fn count_group<V: Lanes>(
+                kernels: &[Self],
+                chunks: Range<usize>,
+                counts: &mut [u32; 16],
+            ) {
+                if !group::group_pays::<V>(kernels.len()) {
+                    return count_one_by_one::<V, Self>(kernels, chunks, counts);
+                }
+                let values = group::values_of(kernels);
+                group::count_group::<V, Self>(&kernels[0], &values, chunks, counts);
+            }
+        }
+    )*};
+}
+
+tiled_grouped! {
+    ['a] AabbsVsBox<'a>;
+    ['a, const EXACT: bool] OctahedraVsOctahedron<'a, EXACT>;
     ['a] TetsBelow<'a>;
     ['a] TetsAbove<'a>;
 }
@@ -366,6 +430,17 @@ pub trait Prepared: Sized {
     /// Hit bits of chunk `chunk` alone (bit `i` = primitive `chunk * 16 + i`), padding lanes
     /// cleared: for walks that pick their chunks (the blocked containers), inside a tier.
     fn chunk<V: Lanes>(&self, chunk: usize) -> u32;
+    /// Whether [`count_group`](Self::count_group) tests a group of queries at once (the kernel
+    /// is [`Grouped`](group::Grouped)); if not, a batch counts query by query, which it does without collecting
+    /// the bound queries first.
+    const GROUPED: bool = false;
+    /// Inside a tier: the hits of each of `kernels` (one to `V::N` queries bound to one
+    /// container) over chunks `chunks` (at most `2^32 - 1` primitives), into
+    /// `counts[..kernels.len()]`; the rest of `counts` may be overwritten.
+    #[inline(always)]
+    fn count_group<V: Lanes>(kernels: &[Self], chunks: Range<usize>, counts: &mut [u32; 16]) {
+        count_one_by_one::<V, Self>(kernels, chunks, counts);
+    }
 }
 
 /// [`chunk_bits`] with the lanes past `kernel.len()` cleared.
@@ -396,6 +471,11 @@ impl<K: Tiled> Prepared for K {
     #[inline(always)]
     fn chunk<V: Lanes>(&self, chunk: usize) -> u32 {
         chunk_masked::<V, K>(self, chunk)
+    }
+    const GROUPED: bool = K::GROUPED;
+    #[inline(always)]
+    fn count_group<V: Lanes>(kernels: &[Self], chunks: Range<usize>, counts: &mut [u32; 16]) {
+        K::count_group::<V>(kernels, chunks, counts);
     }
 }
 

@@ -121,6 +121,29 @@ impl Lanes for F32x8 {
         // SAFETY: AVX is present (module safety model).
         unsafe { _mm256_movemask_ps(m) as u32 }
     }
+    type Counts = __m256i;
+    #[inline(always)]
+    fn counts_zero() -> __m256i {
+        // SAFETY: AVX is present (module safety model).
+        unsafe { _mm256_setzero_si256() }
+    }
+    #[inline(always)]
+    fn count(acc: __m256i, m: __m256) -> __m256i {
+        // SAFETY: AVX2 is present (module safety model). A set lane is all ones, -1 as an
+        // integer: subtracting it adds 1 (`vpsubd` wraps).
+        unsafe { _mm256_sub_epi32(acc, _mm256_castps_si256(m)) }
+    }
+    #[inline(always)]
+    fn counts_add(a: __m256i, b: __m256i) -> __m256i {
+        // SAFETY: AVX2 is present (module safety model).
+        unsafe { _mm256_add_epi32(a, b) }
+    }
+    #[inline(always)]
+    fn counts_store(acc: __m256i, out: &mut [u32; 16]) {
+        // SAFETY: AVX is present (module safety model); `out` has 16 writable u32, the store
+        // writes the first 8 (unaligned).
+        unsafe { _mm256_storeu_si256(out.as_mut_ptr().cast::<__m256i>(), acc) }
+    }
     #[inline(always)]
     fn write_chunk_indices(bits: u32, base: u32, out: &mut [MaybeUninit<u32>]) -> usize {
         Self::store_chunk_indices(bits, base, Self::pack_chunk_indices(bits, base), out)

@@ -113,6 +113,29 @@ impl Lanes for F32x16 {
     fn bits(m: __mmask16) -> u32 {
         u32::from(m)
     }
+    type Counts = __m512i;
+    #[inline(always)]
+    fn counts_zero() -> __m512i {
+        // SAFETY: AVX-512F is present (module safety model).
+        unsafe { _mm512_setzero_si512() }
+    }
+    #[inline(always)]
+    fn count(acc: __m512i, m: __mmask16) -> __m512i {
+        // SAFETY: AVX-512F is present (module safety model). `acc - (-1)` in the lanes of `m`,
+        // the others kept: one masked `vpsubd` (wrapping).
+        unsafe { _mm512_mask_sub_epi32(acc, m, acc, _mm512_set1_epi32(-1)) }
+    }
+    #[inline(always)]
+    fn counts_add(a: __m512i, b: __m512i) -> __m512i {
+        // SAFETY: AVX-512F is present (module safety model).
+        unsafe { _mm512_add_epi32(a, b) }
+    }
+    #[inline(always)]
+    fn counts_store(acc: __m512i, out: &mut [u32; 16]) {
+        // SAFETY: AVX-512F is present (module safety model); `out` is 16 writable u32
+        // (unaligned store).
+        unsafe { _mm512_storeu_si512(out.as_mut_ptr().cast::<__m512i>(), acc) }
+    }
     #[inline(always)]
     fn write_chunk_indices(bits: u32, base: u32, out: &mut [MaybeUninit<u32>]) -> usize {
         Self::store_chunk_indices(bits, base, Self::pack_chunk_indices(bits, base), out)

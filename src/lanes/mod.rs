@@ -97,6 +97,17 @@ pub trait Lanes: Copy {
     fn and(a: Self::Mask, b: Self::Mask) -> Self::Mask;
     /// Bit `i` of the result is lane `i` of the mask.
     fn bits(m: Self::Mask) -> u32;
+    /// `N` per-lane `u32` counters: lane `l` counts the hits of the `l`-th query of a group that
+    /// a batch tests against each primitive at once (`kernel::group`).
+    type Counts: Copy;
+    /// Counters, all zero.
+    fn counts_zero() -> Self::Counts;
+    /// Adds 1 (wrapping) to the counters of the lanes set in `m`.
+    fn count(acc: Self::Counts, m: Self::Mask) -> Self::Counts;
+    /// Lane-wise wrapping sum of two counters.
+    fn counts_add(a: Self::Counts, b: Self::Counts) -> Self::Counts;
+    /// Writes the `N` counters to `out[..N]`; the rest of `out` is left alone.
+    fn counts_store(acc: Self::Counts, out: &mut [u32; 16]);
     /// Writes `base + i` for each set bit `i` of the 16-bit chunk mask `bits` (ascending) to the
     /// front of `out` and returns how many were written; those slots are then initialised. May
     /// write past them, up to slot 16, but only initialised `u32` values, never uninitialised
@@ -324,6 +335,60 @@ mod tests {
                     want,
                     "{backend:?} shift {shift}"
                 );
+            }
+        }
+    }
+
+    /// Per-lane counters on tier `V`: lane `i` of the chunk counts the rounds `r < rounds` in
+    /// which `a[i] <= b[(i + r) % 16]`, alternate rounds in two counters that are then summed.
+    struct Counters {
+        a: Chunk,
+        b: Chunk,
+        rounds: usize,
+    }
+
+    impl WithLanes for Counters {
+        type Output = [u32; 16];
+        #[inline(always)]
+        fn run<V: Lanes>(self) -> [u32; 16] {
+            let mut out = [0; 16];
+            for j in 0..Chunk::LANES / V::N {
+                let (mut even, mut odd) = (V::counts_zero(), V::counts_zero());
+                for r in 0..self.rounds {
+                    let b = Chunk(core::array::from_fn(|i| self.b.0[(i + r) % 16]));
+                    let m = V::load(&self.a, j).le(V::load(&b, j));
+                    if r % 2 == 0 {
+                        even = V::count(even, m);
+                    } else {
+                        odd = V::count(odd, m);
+                    }
+                }
+                let mut lanes = [u32::MAX; 16];
+                V::counts_store(V::counts_add(even, odd), &mut lanes);
+                assert!(lanes[V::N..].iter().all(|&x| x == u32::MAX), "wrote past N");
+                out[j * V::N..(j + 1) * V::N].copy_from_slice(&lanes[..V::N]);
+            }
+            out
+        }
+    }
+
+    #[test]
+    fn counters_count_the_set_lanes_on_every_backend() {
+        let a = Chunk(PATTERNS.map(f32::from_bits));
+        let b = Chunk(core::array::from_fn(|i| {
+            f32::from_bits(PATTERNS[(i + 5) % 16])
+        }));
+        for rounds in [0, 1, 2, 7, 16, 33] {
+            let want: [u32; 16] = core::array::from_fn(|i| {
+                (0..rounds).filter(|&r| a.0[i] <= b.0[(i + r) % 16]).count() as u32
+            });
+            assert!(
+                rounds < 2
+                    || want.iter().any(|&n| n > 0) && want.iter().any(|&n| n < rounds as u32)
+            );
+            for &backend in Backend::available() {
+                let job = Counters { a, b, rounds };
+                assert_eq!(dispatch(backend, job), want, "{backend:?} {rounds} rounds");
             }
         }
     }

@@ -72,6 +72,23 @@ impl Lanes for F32x1 {
     fn bits(m: bool) -> u32 {
         u32::from(m)
     }
+    type Counts = u32;
+    #[inline(always)]
+    fn counts_zero() -> u32 {
+        0
+    }
+    #[inline(always)]
+    fn count(acc: u32, m: bool) -> u32 {
+        acc.wrapping_add(u32::from(m))
+    }
+    #[inline(always)]
+    fn counts_add(a: u32, b: u32) -> u32 {
+        a.wrapping_add(b)
+    }
+    #[inline(always)]
+    fn counts_store(acc: u32, out: &mut [u32; 16]) {
+        out[0] = acc;
+    }
     super::index_writer_without_packing!();
     #[inline(always)]
     fn write_chunk_indices(bits: u32, base: u32, out: &mut [MaybeUninit<u32>]) -> usize {

@@ -106,6 +106,24 @@ impl Lanes for F32x4 {
     fn bits(m: f32x4) -> u32 {
         m.to_bitmask()
     }
+    type Counts = u32x4;
+    #[inline(always)]
+    fn counts_zero() -> u32x4 {
+        u32x4::ZERO
+    }
+    #[inline(always)]
+    fn count(acc: u32x4, m: f32x4) -> u32x4 {
+        // A set lane is all ones, -1 as an integer: subtracting it adds 1 (`psubd` wraps).
+        acc - bytemuck::cast::<f32x4, u32x4>(m)
+    }
+    #[inline(always)]
+    fn counts_add(a: u32x4, b: u32x4) -> u32x4 {
+        a + b
+    }
+    #[inline(always)]
+    fn counts_store(acc: u32x4, out: &mut [u32; 16]) {
+        out[..4].copy_from_slice(&acc.to_array());
+    }
     super::index_writer_without_packing!();
     #[inline(always)]
     fn write_chunk_indices(bits: u32, base: u32, out: &mut [MaybeUninit<u32>]) -> usize {

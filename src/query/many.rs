@@ -5,6 +5,9 @@
 //! every query of the batch while it is in cache, so a primitive leaves DRAM once per batch, not
 //! once per query. Each (tile, query) runs the pair's one-query kernel restricted to the tile, so
 //! a batch answers exactly what the one-query methods answer, query by query, on every tier.
+//! Counts of the pairs whose kernel is `Grouped` (tetrahedra, octahedra, the direct box test) run
+//! the other way round where that pays: a group of `V::N` queries in the lanes, each primitive
+//! broadcast (`kernel/group.rs`); the comparisons are the same, so are the answers.
 //!
 //! A batch big enough to pay for it ([`PARALLEL_MIN_TESTS`]) is split into tasks on rayon's pool
 //! ([`plan`]): by whole tiles, or by queries when the container has fewer tiles than there are
@@ -225,6 +228,50 @@ impl<C: Container, Q: Query<C>> WithLanes for CountMany<'_, C, Q> {
     type Output = ();
     #[inline(always)]
     fn run<V: Lanes>(self) {
+        // One lane holds one query: no group pays on the scalar tier (`kernel::group`).
+        if <Q::Kernel<'_> as Prepared>::GROUPED && V::N > 1 {
+            self.run_grouped::<V>();
+        } else {
+            self.run_one_by_one::<V>();
+        }
+    }
+}
+
+impl<C: Container, Q: Query<C>> CountMany<'_, C, Q> {
+    /// The queries bound once, then per tile in groups of `V::N`, each primitive tested against
+    /// a whole group at once where the group is full enough (`kernel::Grouped`).
+    #[inline(always)]
+    fn run_grouped<V: Lanes>(self) {
+        // The queries that can hit (NaN and empty ones bind to nothing and keep their 0), with
+        // their places in the batch: one allocation per task, none per tile.
+        let mut kernels = Vec::with_capacity(self.queries.len());
+        let mut places = Vec::with_capacity(self.queries.len());
+        for q in 0..self.queries.len() {
+            if let Some(kernel) = self.queries[q].bind(self.container) {
+                kernels.push(kernel);
+                places.push(q);
+            }
+        }
+        let mut start = self.chunks.start;
+        while start < self.chunks.end {
+            let end = (start + TILE_CHUNKS).min(self.chunks.end);
+            let mut first = 0;
+            while first < kernels.len() {
+                let last = (first + V::N).min(kernels.len());
+                let mut counts = [0u32; 16];
+                Prepared::count_group::<V>(&kernels[first..last], start..end, &mut counts);
+                for l in 0..last - first {
+                    self.counts[places[first + l]] += counts[l];
+                }
+                first = last;
+            }
+            start = end;
+        }
+    }
+
+    /// Query by query over each tile.
+    #[inline(always)]
+    fn run_one_by_one<V: Lanes>(self) {
         // Plain loops, no iterator adapters or closures: everything here must inline into the
         // tier's entry point (`.ci/check-inlining`).
         // Each query is bound again per tile (a few comparisons) rather than once into a vector

@@ -4,16 +4,7 @@ use crate::kernel::Sink;
 use crate::lanes::{Chunk, Lanes};
 use core::mem::MaybeUninit;
 
-/// Counts hits.
-pub(crate) struct Count(pub(crate) usize);
-
-impl Sink for Count {
-    #[inline(always)]
-    fn push<V: Lanes>(&mut self, _base: u32, bits: u32) -> bool {
-        self.0 += V::count_chunk(bits);
-        false
-    }
-}
+pub(crate) use crate::kernel::Count;
 
 /// Stops at the first hit.
 pub(crate) struct Any(pub(crate) bool);

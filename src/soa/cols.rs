@@ -24,6 +24,15 @@ impl<'a, const K: usize> Cols<'a, K> {
         V::load(&col[chunk], j)
     }
 
+    /// Lane `lane` of chunk `chunk` of column `k` (a primitive's value, for a kernel that
+    /// broadcasts it).
+    #[inline(always)]
+    pub(crate) fn value(&self, k: usize, chunk: usize, lane: usize) -> f32 {
+        // Re-sliced as in `load`, so the bounds checks leave the loop.
+        let col = &self.cols[k][..self.len.div_ceil(Chunk::LANES)];
+        col[chunk].0[lane]
+    }
+
     /// Prefetch hint for chunk `chunk` of column `k`; nothing past the end.
     #[inline(always)]
     pub(crate) fn prefetch(&self, k: usize, chunk: usize) {
