@@ -312,13 +312,14 @@ pub(crate) fn run<K: Kernel, S: Sink>(backend: Backend, kernel: &K, sink: S) -> 
 /// A kernel whose query can be restricted to a stretch of its container's chunks (the tiles of a
 /// batch of queries, `query/many.rs`).
 pub trait Tiled: Kernel {
-    /// Whether a batch counts this kernel's queries a group at a time ([`Grouped`](group::Grouped)) rather than
-    /// one by one (see [`Prepared::GROUPED`]).
+    /// Whether a batch counts this kernel's queries a group at a time
+    /// ([`Grouped`](group::Grouped)) rather than one by one (see [`Prepared::GROUPED`]).
     const GROUPED: bool = false;
     /// The same query over chunks `chunks` only: primitive `chunks.start * 16` becomes primitive
     /// 0; the last chunk keeps its padding.
     fn tile(&self, chunks: Range<usize>) -> Self;
-    /// See [`Prepared::count_group`]; one query at a time unless the kernel is [`Grouped`](group::Grouped).
+    /// See [`Prepared::count_group`]; one query at a time unless the kernel is
+    /// [`Grouped`](group::Grouped).
     #[inline(always)]
     fn count_group<V: Lanes>(kernels: &[Self], chunks: Range<usize>, counts: &mut [u32; 16]) {
         count_one_by_one::<V, Self>(kernels, chunks, counts);
@@ -383,8 +384,8 @@ tiled! {
     ['a, const SCALED: bool] SpheresVsSphere<'a, SCALED>;
 }
 
-/// `Tiled` for [`Grouped`](group::Grouped) kernels that read one `cols` view and hold the query by value: their
-/// batches count a group of queries at a time.
+/// `Tiled` for [`Grouped`](group::Grouped) kernels that read one `cols` view and hold the query
+/// by value: their batches count a group of queries at a time.
 macro_rules! tiled_grouped {
     ($([$($generics:tt)*] $kernel:ty;)*) => {$(
         impl<$($generics)*> Tiled for $kernel {
@@ -431,8 +432,8 @@ pub trait Prepared: Sized {
     /// cleared: for walks that pick their chunks (the blocked containers), inside a tier.
     fn chunk<V: Lanes>(&self, chunk: usize) -> u32;
     /// Whether [`count_group`](Self::count_group) tests a group of queries at once (the kernel
-    /// is [`Grouped`](group::Grouped)); if not, a batch counts query by query, which it does without collecting
-    /// the bound queries first.
+    /// is [`Grouped`](group::Grouped)); if not, a batch counts query by query, which it does
+    /// without collecting the bound queries first.
     const GROUPED: bool = false;
     /// Inside a tier: the hits of each of `kernels` (one to `V::N` queries bound to one
     /// container) over chunks `chunks` (at most `2^32 - 1` primitives), into
