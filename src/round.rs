@@ -210,6 +210,37 @@ fn sum_directed(values: &[f32], up: bool) -> f32 {
     }
 }
 
+/// `sum_up(&[a[l], b[l], c[l]])` for each of 16 lanes of finite values, bit for bit: the
+/// f64 sum where it is exact (both TwoSum errors zero) rounded up, computed for every lane
+/// without a branch, and `sum_up` itself for the rare lane where it is not.
+#[must_use]
+pub(crate) fn sum3_up_lanes(a: &[f32; 16], b: &[f32; 16], c: &[f32; 16]) -> [f32; 16] {
+    let mut out = [0.0f32; 16];
+    let mut slow = [false; 16];
+    for l in 0..16 {
+        let (s1, e1) = two_sum(f64::from(a[l]), f64::from(b[l]));
+        let (s, e2) = two_sum(s1, f64::from(c[l]));
+        let f = s as f32;
+        // `round_f64(s, true)` for a finite non-zero `f`: one step up (`next_up`: away from
+        // zero above it, toward zero below) where the nearest fell below `s`. Zeros and
+        // infinities take the slow path (`sum_up` gives `+0.0` for a zero sum, whatever the
+        // signs of the terms), as do inexact f64 sums.
+        let stepped = f32::from_bits(if f > 0.0 {
+            f.to_bits() + 1
+        } else {
+            f.to_bits().wrapping_sub(1)
+        });
+        out[l] = if f64::from(f) < s { stepped } else { f };
+        slow[l] = (e1 != 0.0) | (e2 != 0.0) | (f == 0.0) | !f.is_finite();
+    }
+    for l in 0..16 {
+        if slow[l] {
+            out[l] = sum_up(&[a[l], b[l], c[l]]);
+        }
+    }
+    out
+}
+
 /// Sum rounded down (one rounding of the exact sum).
 #[must_use]
 pub(crate) fn sum_down(values: &[f32]) -> f32 {
@@ -374,6 +405,58 @@ mod tests {
                         );
                     }
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn lane_diagonal_sums_equal_sum_up_bit_for_bit() {
+        // `Aabbs`' bulk constructors compute the diagonal key 16 lanes at a time; it must be
+        // `sum_up` exactly (signed zeros, steps across zero and to infinity, inexact f64 sums,
+        // subnormals), whichever lane a triple lands in.
+        let vals = [
+            0.0f32,
+            -0.0,
+            1.0,
+            -1.0,
+            -1.5,
+            0.1,
+            3.3e-8,
+            1e-30,
+            -2.5e-39,
+            1e-45,
+            -1e-45,
+            7e37,
+            -3.4e38,
+            3.4e38,
+            f32::MAX,
+            -f32::MAX,
+            16777217.0,
+            -16777215.0,
+            1e-7,
+        ];
+        let vals: Vec<f32> = vals
+            .iter()
+            .step_by(if cfg!(miri) { 3 } else { 1 })
+            .copied()
+            .collect();
+        let mut triples = Vec::new();
+        for &a in &vals {
+            for &b in &vals {
+                for &c in &vals {
+                    triples.push([a, b, c]);
+                }
+            }
+        }
+        for (shift, block) in (0..3).flat_map(|s| triples[s..].chunks(16).map(move |b| (s, b))) {
+            let lane = |k: usize| core::array::from_fn(|l| block.get(l).map_or(1.0, |t| t[k]));
+            let got = sum3_up_lanes(&lane(0), &lane(1), &lane(2));
+            for (l, t) in block.iter().enumerate() {
+                assert_eq!(
+                    got[l].to_bits(),
+                    sum_up(t).to_bits(),
+                    "{t:?} (shift {shift})"
+                );
             }
         }
     }

@@ -110,6 +110,39 @@ impl<const K: usize> Columns<K> {
         self.len += 1;
     }
 
+    /// Appends 16 rows as one whole chunk of every column (`values[k]`: column `k`'s lanes).
+    ///
+    /// # Panics
+    /// If the length is not a whole number of chunks.
+    #[inline]
+    pub(crate) fn push_chunk(&mut self, values: [[f32; Chunk::LANES]; K]) {
+        assert!(
+            self.len.is_multiple_of(Chunk::LANES),
+            "push_chunk at row {}",
+            self.len
+        );
+        for (col, values) in self.cols.iter_mut().zip(values) {
+            col.push(Chunk(values));
+        }
+        self.len += Chunk::LANES;
+    }
+
+    /// Keeps the first `len` rows (no-op if there are fewer): the rows past them are dropped,
+    /// and their lanes in the last chunk kept are zero again.
+    pub(crate) fn truncate(&mut self, len: usize) {
+        if len >= self.len {
+            return;
+        }
+        let chunks = len.div_ceil(Chunk::LANES);
+        for col in &mut self.cols {
+            col.truncate(chunks);
+            if let Some(last) = col.get_mut(len / Chunk::LANES) {
+                last.0[len % Chunk::LANES..].fill(0.0);
+            }
+        }
+        self.len = len;
+    }
+
     #[inline]
     pub(crate) fn get(&self, i: usize) -> Option<[f32; K]> {
         (i < self.len).then(|| {

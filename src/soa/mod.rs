@@ -19,8 +19,9 @@ pub(crate) use cols::Cols;
 pub(crate) use column::{Columns, MAX_LEN};
 
 use crate::error::BvError;
+use crate::lanes::Chunk;
 use crate::primitive::{Aabb, DownTet, Obb, Octahedron, Sphere, UpTet};
-use crate::round::sum_up;
+use crate::round::{sum_up, sum3_up_lanes};
 
 /// A structure-of-arrays container: the bound for code generic over [`Spheres`](crate::Spheres),
 /// [`Aabbs`](crate::Aabbs), [`UpTets`](crate::UpTets), [`DownTets`](crate::DownTets) and
@@ -59,7 +60,138 @@ pub(crate) trait Row<const K: usize>: Copy {
     fn to_row(self) -> [f32; K];
     /// The primitive back from its row.
     fn from_row(row: [f32; K]) -> Self;
+    /// The rows of 16 validated primitives, column by column (`[k][lane]`): what the bulk
+    /// constructors store a whole chunk at a time. Equal to [`to_row`](Row::to_row) of each.
+    #[inline]
+    fn to_rows(items: &[Self; Chunk::LANES]) -> [[f32; Chunk::LANES]; K] {
+        let mut cols = [[0.0; Chunk::LANES]; K];
+        for (lane, item) in items.iter().enumerate() {
+            for (col, value) in cols.iter_mut().zip(item.to_row()) {
+                col[lane] = value;
+            }
+        }
+        cols
+    }
 }
+
+/// A primitive's validation as the bulk constructors run it: `passes` is `check(i).is_ok()`,
+/// written without branches where that is cheaper, so that a chunk of 16 items is validated
+/// with one branch, and `check` runs only on a chunk that holds an invalid item (to name it).
+pub(crate) trait Valid: Copy {
+    /// Whether the primitive is valid (the containers' `check` would accept it).
+    fn passes(&self) -> bool;
+    /// The containers' validation, naming `index` in its error.
+    fn check_at(&self, index: usize) -> Result<(), BvError>;
+}
+
+/// The first invalid item's error (naming its index in `items`), if any: a chunk of 16 at a
+/// time by [`Valid::passes`], `check` only in a chunk that does not pass.
+fn validate<T: Valid>(items: &[T]) -> Result<(), BvError> {
+    for (c, block) in items.chunks(Chunk::LANES).enumerate() {
+        if !block.iter().fold(true, |ok, item| ok & item.passes()) {
+            for (i, item) in block.iter().enumerate() {
+                item.check_at(c * Chunk::LANES + i)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Appends `items` to `cols` (which has room for them), or none of them: the first invalid
+/// item's error, naming its index in `items`, and `cols` as it was. Each chunk of 16 items is
+/// validated ([`Valid::passes`], one branch) and stored as whole chunks of the columns
+/// ([`Row::to_rows`]) while it is in L1; the items before the first chunk boundary and after the
+/// last go row by row. An error truncates what was appended; the capacity is untouched, since
+/// nothing grows. (Row by row after a validation pass, `Aabbs::from_slice` of 1,000,000 boxes
+/// took 45 ms on the Intel Xeon of 2026-11-27; this way 12-14 ms, `docs/benchmarks.md`.)
+fn extend_checked<T: Row<K> + Valid, const K: usize>(
+    cols: &mut Columns<K>,
+    items: &[T],
+) -> Result<(), BvError> {
+    let start = cols.len();
+    debug_assert!(
+        cols.capacity() - start >= items.len(),
+        "room is reserved first"
+    );
+    let appended = (|| {
+        let head = ((Chunk::LANES - start % Chunk::LANES) % Chunk::LANES).min(items.len());
+        let (head, rest) = items.split_at(head);
+        let (whole, tail) = rest.as_chunks::<{ Chunk::LANES }>();
+        for (i, item) in head.iter().enumerate() {
+            item.check_at(i)?;
+            cols.push(item.to_row());
+        }
+        for (c, block) in whole.iter().enumerate() {
+            if !block.iter().fold(true, |ok, item| ok & item.passes()) {
+                let first = head.len() + c * Chunk::LANES;
+                for (i, item) in block.iter().enumerate() {
+                    item.check_at(first + i)?;
+                }
+                unreachable!("a chunk that does not pass holds an item `check` rejects");
+            }
+            cols.push_chunk(T::to_rows(block));
+        }
+        let first = head.len() + whole.len() * Chunk::LANES;
+        for (i, item) in tail.iter().enumerate() {
+            item.check_at(first + i)?;
+            cols.push(item.to_row());
+        }
+        Ok(())
+    })();
+    if appended.is_err() {
+        cols.truncate(start);
+    }
+    appended
+}
+
+/// `-f32::MAX <= lo <= hi <= f32::MAX`: both finite and in order (a NaN fails every compare).
+#[inline(always)]
+fn finite_ordered(lo: f32, hi: f32) -> bool {
+    (-f32::MAX <= lo) & (lo <= hi) & (hi <= f32::MAX)
+}
+
+impl Valid for Aabb {
+    #[inline]
+    fn passes(&self) -> bool {
+        (0..3).fold(true, |ok, a| ok & finite_ordered(self.min[a], self.max[a]))
+    }
+    #[inline]
+    fn check_at(&self, index: usize) -> Result<(), BvError> {
+        self.check(index)
+    }
+}
+
+impl Valid for Sphere {
+    #[inline]
+    fn passes(&self) -> bool {
+        let centre = self
+            .center
+            .iter()
+            .fold(true, |ok, &c| ok & finite_ordered(c, c));
+        centre & finite_ordered(0.0, self.radius) & (self.radius <= Sphere::MAX_RADIUS)
+    }
+    #[inline]
+    fn check_at(&self, index: usize) -> Result<(), BvError> {
+        self.check(index)
+    }
+}
+
+/// Primitives validated by their `check` itself (its exact sums, or their many fields).
+macro_rules! checked_valid {
+    ($($prim:ident),*) => {$(
+        impl Valid for $prim {
+            #[inline]
+            fn passes(&self) -> bool {
+                self.check(0).is_ok()
+            }
+            #[inline]
+            fn check_at(&self, index: usize) -> Result<(), BvError> {
+                self.check(index)
+            }
+        }
+    )*};
+}
+checked_valid!(UpTet, DownTet, Octahedron, Obb);
 
 /// Primitives stored as their fields, in declaration order.
 macro_rules! plain_rows {
@@ -90,6 +222,20 @@ impl Row<7> for Aabb {
     #[inline]
     fn from_row(row: [f32; 7]) -> Self {
         Aabb::new([row[0], row[1], row[2]], [row[3], row[4], row[5]])
+    }
+    /// The six coordinates transposed, and the 16 diagonal keys computed lane by lane
+    /// ([`sum3_up_lanes`]: the same values as `sum_up`, without its per-call branches).
+    #[inline]
+    fn to_rows(items: &[Self; Chunk::LANES]) -> [[f32; Chunk::LANES]; 7] {
+        let mut cols = [[0.0; Chunk::LANES]; 7];
+        for (lane, item) in items.iter().enumerate() {
+            let row: [f32; 6] = bytemuck::cast(*item);
+            for (col, value) in cols.iter_mut().zip(row) {
+                col[lane] = value;
+            }
+        }
+        cols[6] = sum3_up_lanes(&cols[3], &cols[4], &cols[5]);
+        cols
     }
 }
 
@@ -199,14 +345,13 @@ macro_rules! container {
                 if self.len().saturating_add(items.len()) > MAX_LEN {
                     return Err(BvError::CapacityExceeded);
                 }
-                for (index, item) in items.iter().enumerate() {
-                    item.check(index)?;
+                if self.cols.capacity() - self.len() < items.len() {
+                    // Validated before growing, so that a refused extend leaves the capacity
+                    // as it was too (then validated again as it is stored, from L1).
+                    validate(items)?;
+                    self.cols.reserve(items.len());
                 }
-                self.cols.reserve(items.len());
-                for item in items {
-                    self.cols.push(Row::to_row(*item));
-                }
-                Ok(())
+                extend_checked(&mut self.cols, items)
             }
 
             /// The primitive at `index`, if any.
@@ -596,6 +741,114 @@ mod tests {
         [0.0, i as f32, 0.0],
         [1.0, i as f32 + 0.5, 3.0]
     )));
+
+    /// Values that probe a validation: signed zeros, the largest finite, infinities, NaN.
+    const PROBES: [f32; 9] = [
+        0.0,
+        -0.0,
+        1.0,
+        -1.0,
+        f32::MAX,
+        -f32::MAX,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        f32::NAN,
+    ];
+
+    #[test]
+    fn the_branch_free_validations_agree_with_check() {
+        for &lo in &PROBES {
+            for &hi in &PROBES {
+                for axis in 0..3 {
+                    let mut b = Aabb::new([-1.0; 3], [1.0; 3]);
+                    b.min[axis] = lo;
+                    b.max[axis] = hi;
+                    assert_eq!(b.passes(), b.check(0).is_ok(), "{b:?}");
+                    let mut s = Sphere::new([0.0; 3], 1.0);
+                    s.center[axis] = lo;
+                    assert_eq!(s.passes(), s.check(0).is_ok(), "{s:?}");
+                }
+            }
+            let r = Sphere::MAX_RADIUS;
+            for radius in [lo, r, r.next_up(), r.next_down(), -f32::MIN_POSITIVE] {
+                let s = Sphere::new([0.0; 3], radius);
+                assert_eq!(s.passes(), s.check(0).is_ok(), "{s:?}");
+            }
+        }
+    }
+
+    /// Appends `items` with one invalid item at every position to containers of several
+    /// lengths: the error is the first invalid item's (its index in `items`, its defect), and
+    /// the container is as it was, padding lanes zero, whether the item fell before the first
+    /// chunk boundary, in a whole chunk or in the tail.
+    macro_rules! rejects_everywhere {
+        ($test:ident, $c:ident, $valid:expr, $invalid:expr) => {
+            #[test]
+            fn $test() {
+                let valid: fn(usize) -> _ = $valid;
+                let invalid = $invalid;
+                let max = if cfg!(miri) { 35 } else { 67 };
+                for start in [0, 1, 15, 16, 17] {
+                    let base =
+                        $c::from_slice(&(0..start).map(valid).collect::<Vec<_>>()).expect("valid");
+                    for len in 1..=max {
+                        for bad in (0..len).step_by(if cfg!(miri) { 5 } else { 1 }) {
+                            for (d, defect) in invalid.iter().enumerate() {
+                                let mut items: Vec<_> = (0..len).map(valid).collect();
+                                items[bad] = *defect;
+                                // A later invalid item of another kind is not the one named.
+                                if bad + 3 < len {
+                                    items[bad + 3] = invalid[(d + 1) % invalid.len()];
+                                }
+                                let want = defect.check(bad).expect_err("invalid");
+                                // Without room (validated first) and with room (validated as
+                                // it is stored, then truncated).
+                                for room in [0, len] {
+                                    let mut c = base.clone();
+                                    c.reserve(room);
+                                    let cap = c.capacity();
+                                    assert_eq!(c.extend_from_slice(&items), Err(want));
+                                    assert_eq!(c, base, "start {start}, len {len}, bad {bad}");
+                                    assert_eq!(c.capacity(), cap, "a refused extend grew it");
+                                    check_layout(&c.cols, "after a refused extend");
+                                }
+                                if start == 0 {
+                                    assert_eq!($c::from_slice(&items), Err(want));
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        };
+    }
+
+    rejects_everywhere!(
+        aabbs_reject_at_every_position,
+        Aabbs,
+        |i| Aabb::new([i as f32, -0.0, -1.0], [i as f32 + 1.0, 0.0, -1.0]),
+        [
+            Aabb::new([0.0, 2.0, 0.0], [1.0, 1.0, 1.0]),
+            Aabb::new([0.0, f32::NAN, 0.0], [1.0, 1.0, 1.0]),
+            Aabb::new([0.0; 3], [1.0, 1.0, f32::INFINITY]),
+        ]
+    );
+    rejects_everywhere!(
+        spheres_reject_at_every_position,
+        Spheres,
+        |i| Sphere::new([i as f32, 0.0, -0.0], i as f32 * 0.5),
+        [
+            Sphere::new([0.0; 3], -1.0),
+            Sphere::new([0.0, f32::NAN, 0.0], 1.0),
+            Sphere::new([0.0; 3], f32::MAX),
+        ]
+    );
+    rejects_everywhere!(
+        up_tets_reject_at_every_position,
+        UpTets,
+        |i| UpTet::new([-(i as f32) - 1.0; 4]),
+        [UpTet::new([1.0; 4]), UpTet::new([f32::NEG_INFINITY; 4])]
+    );
 
     /// A container that claims `len` primitives without holding them (see
     /// `Columns::claiming_len`).
