@@ -21,7 +21,7 @@ pub(crate) use column::{Columns, MAX_LEN};
 use crate::error::BvError;
 use crate::lanes::Chunk;
 use crate::primitive::{Aabb, DownTet, Obb, Octahedron, Sphere, UpTet};
-use crate::round::{sum_up, sum3_up_lanes};
+use crate::round::{sum3_up, sum3_up_lanes};
 
 /// A structure-of-arrays container: the bound for code generic over [`Spheres`](crate::Spheres),
 /// [`Aabbs`](crate::Aabbs), [`UpTets`](crate::UpTets), [`DownTets`](crate::DownTets) and
@@ -217,7 +217,7 @@ impl Row<7> for Aabb {
     #[inline]
     fn to_row(self) -> [f32; 7] {
         let [a, b, c, d, e, f]: [f32; 6] = bytemuck::cast(self);
-        [a, b, c, d, e, f, sum_up(&self.max)]
+        [a, b, c, d, e, f, sum3_up(&self.max)]
     }
     #[inline]
     fn from_row(row: [f32; 7]) -> Self {
