@@ -55,6 +55,44 @@ impl Lanes for F32x8 {
         F32x8(unsafe { _mm256_set1_ps(x) })
     }
     #[inline(always)]
+    fn gather_chunk(src: &[f32], idx: &[u32; 16]) -> Chunk {
+        // `vgatherdps` takes signed 32-bit indices: a column longer than `i32::MAX` rows (8 GiB)
+        // goes through the checked scalar loads.
+        if src.len() > i32::MAX as usize || src.is_empty() {
+            return super::gather_lanes(src, idx);
+        }
+        let mut out = Chunk([0.0; 16]);
+        // SAFETY: AVX2 is present (module safety model). `idx` is 16 readable u32 (a reference
+        // to an array), read as two unaligned 8-lane vectors; every index is checked to be at
+        // most `src.len() - 1 < i32::MAX` (unsigned `min` equal to the index) before the
+        // gathers, so each lane reads `src[idx[l]]`, inside `src`, with a non-negative signed
+        // index, scaled by 4 (the size of an f32); `out.0` is 16 writable f32, 32-byte aligned
+        // halves (`Chunk` is `align(64)`).
+        unsafe {
+            let last = _mm256_set1_epi32((src.len() - 1) as i32);
+            let lo = _mm256_loadu_si256(idx.as_ptr().cast());
+            let hi = _mm256_loadu_si256(idx.as_ptr().add(8).cast());
+            let inside = _mm256_and_si256(
+                _mm256_cmpeq_epi32(_mm256_min_epu32(lo, last), lo),
+                _mm256_cmpeq_epi32(_mm256_min_epu32(hi, last), hi),
+            );
+            assert!(
+                _mm256_movemask_epi8(inside) == -1,
+                "gather: index out of bounds ({} rows)",
+                src.len()
+            );
+            _mm256_store_ps(
+                out.0.as_mut_ptr(),
+                _mm256_i32gather_ps::<4>(src.as_ptr(), lo),
+            );
+            _mm256_store_ps(
+                out.0.as_mut_ptr().add(8),
+                _mm256_i32gather_ps::<4>(src.as_ptr(), hi),
+            );
+        }
+        out
+    }
+    #[inline(always)]
     fn load(chunk: &Chunk, j: usize) -> Self {
         let lanes = &chunk.0[j * 8..j * 8 + 8];
         // SAFETY: `lanes` is 8 readable f32 (the slice above is bounds-checked); unaligned

@@ -49,6 +49,32 @@ impl Lanes for F32x16 {
         F32x16(unsafe { _mm512_set1_ps(x) })
     }
     #[inline(always)]
+    fn gather_chunk(src: &[f32], idx: &[u32; 16]) -> Chunk {
+        // `vgatherdps` takes signed 32-bit indices: a column longer than `i32::MAX` rows (8 GiB)
+        // goes through the checked scalar loads.
+        if src.len() > i32::MAX as usize {
+            return super::gather_lanes(src, idx);
+        }
+        let mut out = Chunk([0.0; 16]);
+        // SAFETY: AVX-512F is present (module safety model). `idx` is 16 readable u32 (a
+        // reference to an array); every index is checked below `src.len() <= i32::MAX` before
+        // the gather, so each lane reads `src[idx[l]]`, inside `src`, with a non-negative
+        // signed index, scaled by 4 (the size of an f32); `out.0` is 16 writable f32, 64-byte
+        // aligned (`Chunk` is `align(64)`).
+        unsafe {
+            let v = _mm512_loadu_si512(idx.as_ptr().cast());
+            let outside = _mm512_cmpge_epu32_mask(v, _mm512_set1_epi32(src.len() as i32));
+            assert!(
+                outside == 0,
+                "gather: index out of bounds ({} rows)",
+                src.len()
+            );
+            let gathered = _mm512_i32gather_ps::<4>(v, src.as_ptr());
+            _mm512_store_ps(out.0.as_mut_ptr(), gathered);
+        }
+        out
+    }
+    #[inline(always)]
     fn load(chunk: &Chunk, j: usize) -> Self {
         let lanes: &[f32; 16] = (&chunk.0[j * 16..j * 16 + 16])
             .try_into()

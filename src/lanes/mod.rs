@@ -169,10 +169,35 @@ pub trait Lanes: Copy {
         bits.count_ones() as usize
     }
 
+    /// `src[idx[l]]` for the 16 lanes of a chunk (the blocked build's gather of its columns):
+    /// 16 bounds-checked loads here; the AVX2 and AVX-512 tiers use their gather instructions
+    /// after one check of all 16 indices. The same values on every tier (loads only).
+    ///
+    /// # Panics
+    /// If an index is `>= src.len()`.
+    #[inline(always)]
+    fn gather_chunk(src: &[f32], idx: &[u32; 16]) -> Chunk {
+        gather_lanes(src, idx)
+    }
+
     /// The tier's f64 vector: half as many lanes on the same registers (SSE, AVX2), one lane on
     /// the scalar tier, and AVX2's four on the AVX-512 tier (the froxel rows it serves come a few
     /// at a time).
     type F64: Lanes64;
+}
+
+/// `src[idx[l]]` for 16 lanes by bounds-checked loads (a loop: an array `map` was compiled out
+/// of line in the tiers' entry points, `.ci/check-inlining`).
+///
+/// # Panics
+/// If an index is `>= src.len()`.
+#[inline(always)]
+fn gather_lanes(src: &[f32], idx: &[u32; 16]) -> Chunk {
+    let mut lanes = [0.0f32; 16];
+    for (lane, &i) in lanes.iter_mut().zip(idx) {
+        *lane = src[i as usize];
+    }
+    Chunk(lanes)
 }
 
 /// A vector of `N` f64 lanes (`N` = 1, 2 or 4) plus the few operations of the f64 kernels (the
