@@ -105,23 +105,27 @@ impl CurveGrid {
         let mut keys = [0u32; Chunk::LANES];
         for (a, centres) in m.iter().enumerate() {
             for (key, &v) in keys.iter_mut().zip(centres) {
-                let cell = ((v - self.lo[a]) * self.scale[a]) as i32;
-                *key |= spread(cell.clamp(0, self.max_cell as i32) as u32) << a;
+                *key |= spread(self.cell(a, v)) << a;
             }
         }
         keys
     }
 
+    /// The cell of coordinate `v` along axis `a`: `as i32` and a clamp give `as u32` and `min`'s
+    /// cell (negative and NaN to 0, beyond the grid to its last cell), in instructions that
+    /// vectorise.
+    #[inline(always)]
+    fn cell(&self, a: usize, v: f32) -> u32 {
+        let cell = ((v - self.lo[a]) * self.scale[a]) as i32;
+        cell.clamp(0, self.max_cell as i32) as u32
+    }
+
     /// The Morton key of the cell of `m` (coordinates past the grid in its edge cells).
     #[inline(always)]
     fn key(&self, m: [f32; 3]) -> u32 {
-        // `as i32` and a clamp give `as u32` and `min`'s cell (negative and NaN to 0, beyond
-        // the grid to its last cell), in instructions that vectorise.
-        let q = |a: usize| {
-            let cell = ((m[a] - self.lo[a]) * self.scale[a]) as i32;
-            cell.clamp(0, self.max_cell as i32) as u32
-        };
-        spread(q(0)) | spread(q(1)) << 1 | spread(q(2)) << 2
+        spread(self.cell(0, m[0]))
+            | spread(self.cell(1, m[1])) << 1
+            | spread(self.cell(2, m[2])) << 2
     }
 }
 

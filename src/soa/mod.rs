@@ -84,22 +84,30 @@ pub(crate) trait Valid: Copy {
     fn check_at(&self, index: usize) -> Result<(), BvError>;
 }
 
-/// The first invalid item's error (naming its index in `items`), if any: a chunk of 16 at a
-/// time by [`Valid::passes`], `check` only in a chunk that does not pass.
+/// The first invalid item's error of `block` (up to 16 items, the first of them item `first`),
+/// if any: one branch on [`Valid::passes`] of them all, `check` only if they do not all pass.
+#[inline(always)]
+fn check_block<T: Valid>(block: &[T], first: usize) -> Result<(), BvError> {
+    if !block.iter().fold(true, |ok, item| ok & item.passes()) {
+        for (i, item) in block.iter().enumerate() {
+            item.check_at(first + i)?;
+        }
+    }
+    Ok(())
+}
+
+/// The first invalid item's error (naming its index in `items`), if any, 16 items at a time
+/// ([`check_block`]).
 fn validate<T: Valid>(items: &[T]) -> Result<(), BvError> {
     for (c, block) in items.chunks(Chunk::LANES).enumerate() {
-        if !block.iter().fold(true, |ok, item| ok & item.passes()) {
-            for (i, item) in block.iter().enumerate() {
-                item.check_at(c * Chunk::LANES + i)?;
-            }
-        }
+        check_block(block, c * Chunk::LANES)?;
     }
     Ok(())
 }
 
 /// Appends `items` to `cols` (which has room for them), or none of them: the first invalid
 /// item's error, naming its index in `items`, and `cols` as it was. Each chunk of 16 items is
-/// validated ([`Valid::passes`], one branch) and stored as whole chunks of the columns
+/// validated ([`check_block`]: one branch) and stored as whole chunks of the columns
 /// ([`Row::to_rows`]) while it is in L1; the items before the first chunk boundary and after the
 /// last go row by row. An error truncates what was appended; the capacity is untouched, since
 /// nothing grows. (Row by row after a validation pass, `Aabbs::from_slice` of 1,000,000 boxes
@@ -122,13 +130,7 @@ fn extend_checked<T: Row<K> + Valid, const K: usize>(
             cols.push(item.to_row());
         }
         for (c, block) in whole.iter().enumerate() {
-            if !block.iter().fold(true, |ok, item| ok & item.passes()) {
-                let first = head.len() + c * Chunk::LANES;
-                for (i, item) in block.iter().enumerate() {
-                    item.check_at(first + i)?;
-                }
-                unreachable!("a chunk that does not pass holds an item `check` rejects");
-            }
+            check_block(block, head.len() + c * Chunk::LANES)?;
             cols.push_chunk(T::to_rows(block));
         }
         let first = head.len() + whole.len() * Chunk::LANES;
