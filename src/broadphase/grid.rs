@@ -26,7 +26,7 @@
 //! reported. Pairs therefore come in exactly the one-axis sweep's order.
 
 use super::sorted::{MIN_X, Row, Shape, SortedBoxes, side_extent};
-use super::sweep::{DENSE, HitStream, Once, code, with_code};
+use super::sweep::{DENSE, HitStream, Once, code, row_at, with_code};
 use crate::lanes::{Chunk, Lanes, WithLanes};
 use crate::sample;
 use core::ops::Range;
@@ -449,9 +449,10 @@ impl<S: PairSink> CompleteCells<'_, S> {
                     let ci = usize::from(sp[0]) * gz + usize::from(sp[2]);
                     let at = cursor[ci];
                     cursor[ci] += 1;
-                    hits.scan::<V, SHAPE, false>(set, set.row(at), at + 1, Once::NONE);
+                    hits.scan::<V, SHAPE, false>(set, row_at::<SHAPE>(set, at), at + 1, Once::NONE);
                 } else {
-                    let q = set.row(cursor[usize::from(sp[0]) * gz + usize::from(sp[2])]);
+                    let q =
+                        row_at::<SHAPE>(set, cursor[usize::from(sp[0]) * gz + usize::from(sp[2])]);
                     let mut sources = 0;
                     for y in sp[0]..sp[1] + 1 {
                         for z in sp[2]..sp[3] + 1 {

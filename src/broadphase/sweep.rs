@@ -170,44 +170,75 @@ fn scan_into<V: Lanes, const SHAPE: u8, const ONCE: bool>(
     let max_x = V::splat(q[if SHAPE & 3 == OCTAHEDRA { 5 } else { 3 }]);
     let qs: [V; ROW] = splat_row(q);
     let need = V::splat(f32::from_bits(once.need));
-    let data = &set.data[..];
-    let mut b = from / V::N;
+    let stride = stride(SHAPE);
+    let first = from / V::N;
+    let (c0, mut j) = (first / per_chunk, first % per_chunk);
+    // The chunks from the first block's on, walked by an iterator (no bounds check per block).
+    // The scan ends at a padding lane, which every set has after its elements; should the
+    // chunks end first, the scan ends there (nothing past the set is read).
+    let chunks = set
+        .data
+        .get(c0 * stride..)
+        .unwrap_or(&[])
+        .chunks_exact(stride);
+    let misses = if ONCE {
+        once.lanes.get(c0..).unwrap_or(&[])
+    } else {
+        &[]
+    };
     // Lanes before `from` in the first block are not candidates.
     let mut lanes = (all << (from % V::N)) & all;
     let mut n = 0;
-    loop {
-        if n + V::N > HITS {
-            return (n, Some(b * V::N + lanes.trailing_zeros() as usize));
-        }
-        let (c, j) = (b / per_chunk, b % per_chunk);
-        // The chunk's columns: one bounds check for the block's loads.
-        let cols = chunk_columns::<SHAPE>(data, c);
-        let x_in = V::load(&cols[MIN_X], j).le(max_x);
-        let exact = exact_test::<V, SHAPE>(&qs, cols, j);
-        let mut bits = V::bits(V::and(x_in, exact)) & lanes;
-        if ONCE {
-            // Lanes whose missing first cells the query needs are not its pairs here.
-            bits &= !V::bits(V::load(&once.lanes[c], j).test_bits(need));
-        }
-        if SHAPE & DENSE != 0 {
-            // Branch-free: the writer stores a whole block's slots and counts the hits.
-            let slots: &mut [u32; 16] = (&mut buf[n..n + 16]).try_into().expect("16 slots");
-            n += V::write_indices(bits, (b * V::N) as u32, slots);
-        } else {
-            let mut bits = bits;
-            while bits != 0 {
-                buf[n] = (b * V::N) as u32 + bits.trailing_zeros();
-                n += 1;
-                bits &= bits - 1;
+    for (k, cols) in chunks.enumerate() {
+        let c = c0 + k;
+        while j < per_chunk {
+            let b = c * per_chunk + j;
+            if n + V::N > HITS {
+                return (n, Some(b * V::N + lanes.trailing_zeros() as usize));
             }
+            let x_in = V::load(&cols[MIN_X], j).le(max_x);
+            let exact = exact_test::<V, SHAPE>(&qs, cols, j);
+            let mut bits = V::bits(V::and(x_in, exact)) & lanes;
+            if ONCE {
+                // Lanes whose missing first cells the query needs are not its pairs here.
+                if let Some(miss) = misses.get(k) {
+                    bits &= !V::bits(V::load(miss, j).test_bits(need));
+                }
+            }
+            if SHAPE & DENSE != 0 {
+                // Branch-free: the writer stores a whole block's slots and counts the hits.
+                let slots: &mut [u32; 16] = (&mut buf[n..n + 16]).try_into().expect("16 slots");
+                n += V::write_indices(bits, (b * V::N) as u32, slots);
+            } else {
+                while bits != 0 {
+                    buf[n] = (b * V::N) as u32 + bits.trailing_zeros();
+                    n += 1;
+                    bits &= bits - 1;
+                }
+            }
+            if V::bits(x_in) != all {
+                return (n, None);
+            }
+            lanes = all;
+            j += 1;
         }
-        if V::bits(x_in) != all {
-            break;
-        }
-        lanes = all;
-        b += 1;
+        j = 0;
     }
     (n, None)
+}
+
+/// The row at sorted position `s` of a set of shape code `SHAPE` (its columns, zero past them):
+/// [`SortedBoxes::row`] with the shape's column count a constant (no loop, no bounds check per
+/// column).
+#[inline(always)]
+pub(super) fn row_at<const SHAPE: u8>(set: &SortedBoxes, s: usize) -> Row {
+    let cols = chunk_columns::<SHAPE>(&set.data, s / Chunk::LANES);
+    let l = s % Chunk::LANES;
+    let mut row = [0.0; ROW];
+    for (v, col) in row.iter_mut().zip(cols) {
+        *v = col.0[l];
+    }
+    row
 }
 
 /// The columns of chunk `c` of a set of shape code `SHAPE` (its `data`): one bounds check, after
