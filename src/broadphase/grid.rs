@@ -492,11 +492,15 @@ impl<S: PairSink> CompleteCells<'_, S> {
                 hits.own(first, order[s]);
                 s += 1;
             }
+            // The lanes' elements first, in a loop of their own (the pairs' loop then loads
+            // nothing but the two streams: into a `Vec`, the compiler could not keep `by_lane`
+            // in registers past its stores).
+            let by_lane = &cells.by_lane[..];
+            for t in &mut hits.lanes[..hits.len] {
+                *t = by_lane[*t as usize];
+            }
             let batch = hits.lanes[..hits.len].iter().zip(&hits.owners[..hits.len]);
-            let pairs = batch.map(|(&t, &a)| {
-                let b = cells.by_lane[t as usize];
-                (a.min(b), a.max(b))
-            });
+            let pairs = batch.map(|(&b, &a)| (a.min(b), a.max(b)));
             if !self.sink.take(pairs) {
                 return;
             }

@@ -241,10 +241,22 @@ pub(super) fn octahedron_rows(octahedra: &Octahedra, axis: usize) -> Vec<Row> {
 pub(super) fn box_rows(boxes: &Aabbs, axis: usize) -> Vec<Row> {
     let view = boxes.view();
     let [b, c] = others(axis);
-    let order = [axis, b, c, 3 + axis, 3 + b, 3 + c];
-    (0..boxes.len())
-        .map(|i| core::array::from_fn(|k| if k < 6 { view.lane(order[k], i) } else { 0.0 }))
-        .collect()
+    let cols = [axis, b, c, 3 + axis, 3 + b, 3 + c].map(|k| view.column(k));
+    let n = boxes.len();
+    let mut rows = Vec::with_capacity(n);
+    // A chunk at a time: one bounds check per column and chunk, not per value.
+    for ch in 0..n.div_ceil(Chunk::LANES) {
+        let chunk = cols.map(|col| &col[ch].0);
+        let lanes = (n - ch * Chunk::LANES).min(Chunk::LANES);
+        rows.extend((0..lanes).map(|l| {
+            let mut r = [0.0; ROW];
+            for (v, col) in r.iter_mut().zip(&chunk) {
+                *v = col[l];
+            }
+            r
+        }));
+    }
+    rows
 }
 
 /// Signs of the tetrahedron axes' bounds in each coordinate: with `A = (1, 1, 1)`,

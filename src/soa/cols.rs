@@ -67,6 +67,12 @@ impl<'a, const K: usize> Cols<'a, K> {
         self.len
     }
 
+    /// Column `k`: its chunks (the last one's lanes past `len` are padding).
+    #[inline(always)]
+    pub(crate) fn column(&self, k: usize) -> &'a [Chunk] {
+        self.cols[k]
+    }
+
     /// Column `k` of primitive `i < len`.
     #[inline(always)]
     pub(crate) fn lane(&self, k: usize, i: usize) -> f32 {
