@@ -1306,3 +1306,35 @@ fn zero_threads_is_one_thread_and_unavailable_backends_are_errors() {
         }
     }
 }
+
+/// More pairs than the threads' lists are copied in parallel from (65,536), split over two
+/// tasks (4,096 boxes or more): `complete_pairs` and `complete_pairs_into` (into an empty
+/// vector, one too small, and one with room holding stale pairs) on several threads give the
+/// one-thread list, order included, on every backend.
+#[test]
+fn many_pairs_join_in_order_on_every_thread_count() {
+    // 4,400 boxes along x, one apart and 16 wide: each touches or overlaps the next 16, 70,264
+    // pairs.
+    let items: Vec<Aabb> = (0..4400)
+        .map(|i| {
+            let x = i as f32;
+            Aabb::new([x - 8.0, -1.0, -1.0], [x + 8.0, 1.0, 1.0])
+        })
+        .collect();
+    let boxes = boxes_of(&items);
+    let want = Sweep::new().with_threads(1).complete_pairs(&boxes);
+    assert_eq!(want.len(), 4400 * 16 - 16 * 17 / 2);
+    for &b in Backend::available() {
+        for t in [2, 3, 8] {
+            let s = Sweep::new().with_backend(b).unwrap().with_threads(t);
+            let on = format!("{b}, {t} threads");
+            assert!(s.complete_pairs(&boxes) == want, "complete_pairs on {on}");
+            for start in [Vec::new(), vec![(7, 7); 10], vec![(7, 7); 100_000]] {
+                let mut out = start;
+                let room = out.capacity();
+                s.complete_pairs_into(&boxes, &mut out);
+                assert!(out == want, "complete_pairs_into on {on}, capacity {room}");
+            }
+        }
+    }
+}
