@@ -1338,3 +1338,49 @@ fn many_pairs_join_in_order_on_every_thread_count() {
         }
     }
 }
+
+/// Sets long enough that the sweep's rows and cell ranges are made in several stretches
+/// (32,768 elements or more): on two and three threads, boxes, spheres and octahedra give the
+/// one-thread pairs, in order, complete and bipartite (one backend: the stretches are above the
+/// tiers).
+#[test]
+fn long_sets_made_in_stretches_give_the_one_thread_pairs() {
+    use bvlanes::{Octahedra, Octahedron, Sphere, Spheres};
+    let mut rng = TestRng::named(10, "stretches");
+    let n = 40_000;
+    let items = uniform(&mut rng, n, 2.0);
+    let boxes = boxes_of(&items);
+    let spheres = Spheres::from_slice(
+        &items
+            .iter()
+            .map(|b| Sphere::new(b.min, (b.max[0] - b.min[0]) * 0.5))
+            .collect::<Vec<_>>(),
+    )
+    .unwrap();
+    let octahedra =
+        Octahedra::from_slice(&items.iter().map(Octahedron::from_aabb).collect::<Vec<_>>())
+            .unwrap();
+    let (half, rest) = items.split_at(n / 2);
+    let (a, b) = (boxes_of(half), boxes_of(rest));
+    let one = Sweep::new().with_threads(1);
+    let want = (
+        one.complete_pairs(&boxes),
+        one.complete_pairs(&spheres),
+        one.complete_pairs(&octahedra),
+        one.bipartite_pairs(&a, &b),
+    );
+    assert!(!want.0.is_empty() && !want.1.is_empty() && !want.2.is_empty() && !want.3.is_empty());
+    for t in [2, 3] {
+        let s = Sweep::new().with_threads(t);
+        assert!(s.complete_pairs(&boxes) == want.0, "boxes, {t} threads");
+        assert!(s.complete_pairs(&spheres) == want.1, "spheres, {t} threads");
+        assert!(
+            s.complete_pairs(&octahedra) == want.2,
+            "octahedra, {t} threads"
+        );
+        assert!(
+            s.bipartite_pairs(&a, &b) == want.3,
+            "bipartite, {t} threads"
+        );
+    }
+}

@@ -123,8 +123,8 @@ impl<'a, C: Sweepable> Filtered<'a, C> {
 impl<C: Sweepable> Sweepable for Filtered<'_, C> {}
 
 impl<C: Sweepable> Sealed for Filtered<'_, C> {
-    fn rows(&self, axis: usize) -> (Shape, Vec<Row>) {
-        let (shape, mut rows) = self.set.rows(axis);
+    fn rows(&self, axis: usize, threads: usize) -> (Shape, Vec<Row>) {
+        let (shape, mut rows) = self.set.rows(axis, threads);
         for (row, f) in rows.iter_mut().zip(self.filters) {
             put_filter(row, shape, f.group, f.mask);
         }

@@ -29,10 +29,14 @@ use super::sorted::{MIN_X, Row, Shape, SortedBoxes, side_extent};
 use super::sweep::{DENSE, HitStream, Once, code, row_at, with_code};
 use crate::lanes::{Chunk, Lanes, WithLanes};
 use crate::sample;
+use crate::tasks::{chunks_per_task, run_tasks_mut};
 use core::ops::Range;
 
 /// Most cells along one axis.
 pub(super) const MAX_CELLS_PER_AXIS: usize = 64;
+
+/// Fewest elements whose cell ranges a task computes (below twice as many, one task does all).
+const MIN_SPANS_PER_TASK: usize = 16_384;
 
 /// A grid over the y/z plane: `dims[k]` cells along axis `k` (0: y, 1: z), of width
 /// `1 / inv[k]` from `lo[k]`; coordinates below the first cell fall in it, those past the last in
@@ -147,8 +151,8 @@ impl Cells {
         axis: usize,
         rows: &[Row],
         order: Vec<u32>,
-        dims: Option<[usize; 2]>,
-        stats: Option<SideStats>,
+        (dims, stats): (Option<[usize; 2]>, Option<SideStats>),
+        threads: usize,
     ) -> Cells {
         let n = order.len();
         // Per element, by original index: its cell ranges (empty with one cell). The passes in
@@ -167,7 +171,18 @@ impl Cells {
         let by_index: Vec<[u16; 4]> = if gy * gz == 1 {
             Vec::new()
         } else {
-            extents.map(|e| grid.span(e)).collect()
+            // In stretches over the threads (zeroed memory from the allocator, so the pages
+            // are first touched, and faulted in, by the stretches too).
+            let mut spans = vec![[0u16; 4]; n];
+            let per_task = chunks_per_task(n, MIN_SPANS_PER_TASK, threads);
+            let mut stretches: Vec<&mut [[u16; 4]]> = spans.chunks_mut(per_task).collect();
+            run_tasks_mut(&mut stretches, |t, stretch| {
+                let from = t * per_task;
+                for (sp, r) in stretch.iter_mut().zip(&rows[from..]) {
+                    *sp = grid.span(side_extent(shape, axis, r));
+                }
+            });
+            spans
         };
         // Cell sizes, then their starts (each list, plus a padding lane, rounded up to chunks).
         let mut fill = vec![0usize; gy * gz];

@@ -113,8 +113,9 @@ mod sealed {
 
     /// Seals [`Sweepable`](super::Sweepable): how a set is sorted for the sweep.
     pub trait Sealed {
-        /// The shape of the set's sweep rows, and the rows along `axis` (0, 1, 2: x, y, z).
-        fn rows(&self, axis: usize) -> (Shape, Vec<Row>);
+        /// The shape of the set's sweep rows, and the rows along `axis` (0, 1, 2: x, y, z),
+        /// made on `threads` threads (0: the default count).
+        fn rows(&self, axis: usize, threads: usize) -> (Shape, Vec<Row>);
         /// Whether the rows end in a collision filter ([`Filtered`](super::Filtered)).
         fn filtered(&self) -> bool {
             false
@@ -126,7 +127,7 @@ mod sealed {
         }
         /// The set sorted by the min of its sweep rows along `axis`.
         fn sorted(&self, axis: usize) -> SortedBoxes {
-            let (shape, rows) = self.rows(axis);
+            let (shape, rows) = self.rows(axis, 1);
             SortedBoxes::sort(shape, self.filtered(), &rows)
         }
         /// Extents and centres per axis, for choosing the axis.
@@ -155,8 +156,8 @@ mod sealed {
     }
 
     impl Sealed for crate::soa::Aabbs {
-        fn rows(&self, axis: usize) -> (Shape, Vec<Row>) {
-            (Shape::Boxes, sorted::box_rows(self, axis))
+        fn rows(&self, axis: usize, threads: usize) -> (Shape, Vec<Row>) {
+            (Shape::Boxes, sorted::box_rows(self, axis, threads))
         }
         fn stats(&self) -> AxisStats {
             sorted::box_stats(self)
@@ -175,8 +176,8 @@ mod sealed {
     }
 
     impl Sealed for crate::soa::Spheres {
-        fn rows(&self, axis: usize) -> (Shape, Vec<Row>) {
-            (Shape::Spheres, sorted::sphere_rows(self, axis))
+        fn rows(&self, axis: usize, threads: usize) -> (Shape, Vec<Row>) {
+            (Shape::Spheres, sorted::sphere_rows(self, axis, threads))
         }
         fn stats(&self) -> AxisStats {
             sorted::sphere_stats(self)
@@ -195,8 +196,11 @@ mod sealed {
     }
 
     impl Sealed for crate::soa::Octahedra {
-        fn rows(&self, axis: usize) -> (Shape, Vec<Row>) {
-            (Shape::Octahedra, sorted::octahedron_rows(self, axis))
+        fn rows(&self, axis: usize, threads: usize) -> (Shape, Vec<Row>) {
+            (
+                Shape::Octahedra,
+                sorted::octahedron_rows(self, axis, threads),
+            )
         }
         fn stats(&self) -> AxisStats {
             sorted::octahedron_stats(self)
@@ -677,7 +681,8 @@ impl Sweep {
         rows: &[Row],
         order: Vec<u32>,
     ) -> Vec<(u32, u32)> {
-        let cells = Cells::build(shape, false, axis, rows, order, self.grid_dims(), stats);
+        let dims = (self.grid_dims(), stats);
+        let cells = Cells::build(shape, false, axis, rows, order, dims, self.threads);
         self.complete_tasks(&cells, self.tasks(cells.len()))
             .concat()
     }
@@ -694,10 +699,18 @@ impl Sweep {
     /// `set` sorted for the sweep and listed by the cells of this sweep's partition.
     fn cells<C: Sweepable>(&self, set: &C) -> Cells {
         let (axis, stats) = self.axis_and_stats(&[set]);
-        let (shape, rows) = set.rows(axis);
+        let (shape, rows) = set.rows(axis, self.threads);
         let order = sorted::sweep_order(&rows);
         let dims = self.grid_dims();
-        Cells::build(shape, set.filtered(), axis, &rows, order, dims, stats)
+        Cells::build(
+            shape,
+            set.filtered(),
+            axis,
+            &rows,
+            order,
+            (dims, stats),
+            self.threads,
+        )
     }
 
     /// Sweeps `tasks` consecutive stretches of `cells`' sorted positions (in parallel with
@@ -772,15 +785,16 @@ impl Sweep {
         axis: usize,
         stats: Option<grid::SideStats>,
     ) -> Cells {
-        let (shape, mut rows) = b.rows(axis);
-        rows.extend(a.rows(axis).1);
+        let (shape, mut rows) = b.rows(axis, self.threads);
+        rows.extend(a.rows(axis, self.threads).1);
         let nb = b.count();
         for (u, row) in rows.iter_mut().enumerate() {
             let (group, mask) = if u < nb { (2, 1) } else { (1, 2) };
             sorted::put_filter(row, shape, group, mask);
         }
         let order = sorted::sweep_order(&rows);
-        Cells::build(shape, true, axis, &rows, order, self.grid_dims(), stats)
+        let dims = (self.grid_dims(), stats);
+        Cells::build(shape, true, axis, &rows, order, dims, self.threads)
     }
 
     /// The bipartite sweep proper along `axis`, task by task in order.

@@ -67,7 +67,7 @@ impl SweepAndPrune {
     /// This frame's pairs (see the [type docs](Self)).
     pub fn update(&mut self, boxes: &Aabbs) -> &[(u32, u32)] {
         // The axis stays while updates are incremental; a full sweep chooses it again.
-        let mut rows = box_rows(boxes, self.axis);
+        let mut rows = box_rows(boxes, self.axis, self.sweep.threads());
         // The moved boxes, and in the same pass the largest x extent of any box, rounded up
         // (the windows' reach, see `moved_pairs`).
         let mut moved = Vec::new();
@@ -112,7 +112,7 @@ impl SweepAndPrune {
             let (axis, stats) = self.sweep.axis_and_stats(&[boxes]);
             if axis != self.axis {
                 self.axis = axis;
-                rows = box_rows(boxes, axis);
+                rows = box_rows(boxes, axis, self.sweep.threads());
             }
             let order = sweep_order(&rows);
             let mut pairs =

@@ -5,6 +5,7 @@ use crate::lanes::Chunk;
 use crate::radix::radix_sort;
 use crate::round::{f32_at_least, f32_at_most};
 use crate::soa::{Aabbs, Octahedra, Spheres};
+use crate::tasks::{chunks_per_task, run_tasks_mut};
 
 /// Column 0 of every shape's rows: the min along the sweep axis ("min x" in the comments of
 /// this module and `sweep.rs`, where the sweep axis is called x), which the set is sorted and
@@ -221,42 +222,63 @@ pub(super) fn others(axis: usize) -> [usize; 2] {
     }
 }
 
-/// The sweep rows of spheres along `axis` ([`sphere_row`]).
-pub(super) fn sphere_rows(spheres: &Spheres, axis: usize) -> Vec<Row> {
+/// Row chunks a task of [`rows_in_stretches`] fills at least.
+const MIN_ROW_CHUNKS_PER_TASK: usize = 1024;
+
+/// `n` rows, filled a stretch at a time by `fill(first, stretch)` (`first` the stretch's first
+/// index, a multiple of 16), the stretches over `threads` threads (0: the default count). The
+/// rows start zeroed, in memory the allocator gives zeroed: its pages are first touched, and
+/// faulted in, by the stretches too.
+fn rows_in_stretches(
+    n: usize,
+    threads: usize,
+    fill: impl Fn(usize, &mut [Row]) + Sync + Send,
+) -> Vec<Row> {
+    let mut rows = vec![[0.0f32; ROW]; n];
+    let chunks = chunks_per_task(n.div_ceil(Chunk::LANES), MIN_ROW_CHUNKS_PER_TASK, threads);
+    let per_task = chunks * Chunk::LANES;
+    let mut stretches: Vec<&mut [Row]> = rows.chunks_mut(per_task).collect();
+    run_tasks_mut(&mut stretches, |t, stretch| fill(t * per_task, stretch));
+    rows
+}
+
+/// The sweep rows of spheres along `axis` ([`sphere_row`]), on `threads` threads.
+pub(super) fn sphere_rows(spheres: &Spheres, axis: usize, threads: usize) -> Vec<Row> {
     let view = spheres.view();
-    (0..spheres.len())
-        .map(|i| sphere_row([0, 1, 2, 3].map(|k| view.lane(k, i)), axis))
-        .collect()
+    rows_in_stretches(spheres.len(), threads, |first, out| {
+        for (i, row) in (first..).zip(out) {
+            *row = sphere_row([0, 1, 2, 3].map(|k| view.lane(k, i)), axis);
+        }
+    })
 }
 
-/// The sweep rows of octahedra along `axis` ([`octahedron_row`]).
-pub(super) fn octahedron_rows(octahedra: &Octahedra, axis: usize) -> Vec<Row> {
+/// The sweep rows of octahedra along `axis` ([`octahedron_row`]), on `threads` threads.
+pub(super) fn octahedron_rows(octahedra: &Octahedra, axis: usize, threads: usize) -> Vec<Row> {
     let view = octahedra.view();
-    (0..octahedra.len())
-        .map(|i| octahedron_row(core::array::from_fn(|k| view.lane(k, i)), axis))
-        .collect()
+    rows_in_stretches(octahedra.len(), threads, |first, out| {
+        for (i, row) in (first..).zip(out) {
+            *row = octahedron_row(core::array::from_fn(|k| view.lane(k, i)), axis);
+        }
+    })
 }
 
-/// The rows of `boxes` swept along `axis` (`a`, the others `b < c`): min a, b, c, max a, b, c.
-pub(super) fn box_rows(boxes: &Aabbs, axis: usize) -> Vec<Row> {
+/// The rows of `boxes` swept along `axis` (`a`, the others `b < c`): min a, b, c, max a, b, c;
+/// on `threads` threads.
+pub(super) fn box_rows(boxes: &Aabbs, axis: usize, threads: usize) -> Vec<Row> {
     let view = boxes.view();
     let [b, c] = others(axis);
     let cols = [axis, b, c, 3 + axis, 3 + b, 3 + c].map(|k| view.column(k));
-    let n = boxes.len();
-    let mut rows = Vec::with_capacity(n);
-    // A chunk at a time: one bounds check per column and chunk, not per value.
-    for ch in 0..n.div_ceil(Chunk::LANES) {
-        let chunk = cols.map(|col| &col[ch].0);
-        let lanes = (n - ch * Chunk::LANES).min(Chunk::LANES);
-        rows.extend((0..lanes).map(|l| {
-            let mut r = [0.0; ROW];
-            for (v, col) in r.iter_mut().zip(&chunk) {
-                *v = col[l];
+    rows_in_stretches(boxes.len(), threads, |first, out| {
+        // A chunk at a time: one bounds check per column and chunk, not per value.
+        for (ch, rows) in (first / Chunk::LANES..).zip(out.chunks_mut(Chunk::LANES)) {
+            let chunk = cols.map(|col| &col[ch].0);
+            for (l, row) in rows.iter_mut().enumerate() {
+                for (v, col) in row.iter_mut().zip(&chunk) {
+                    *v = col[l];
+                }
             }
-            r
-        }));
-    }
-    rows
+        }
+    })
 }
 
 /// Signs of the tetrahedron axes' bounds in each coordinate: with `A = (1, 1, 1)`,
