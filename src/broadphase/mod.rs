@@ -683,8 +683,7 @@ impl Sweep {
     ) -> Vec<(u32, u32)> {
         let dims = (self.grid_dims(), stats);
         let cells = Cells::build(shape, false, axis, rows, order, dims, self.threads);
-        self.complete_tasks(&cells, self.tasks(cells.len()))
-            .concat()
+        join(self.complete_tasks(&cells, self.tasks(cells.len())))
     }
 
     /// The grid size this sweep's partition pins (`None`: the automatic choice).

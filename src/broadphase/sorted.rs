@@ -157,18 +157,6 @@ impl SortedBoxes {
         }
         lo
     }
-
-    /// The row at sorted position `s < len` (zero past the shape's columns).
-    #[inline(always)]
-    pub(super) fn row(&self, s: usize) -> Row {
-        let stride = self.stride();
-        let (c, l) = (s / Chunk::LANES, s % Chunk::LANES);
-        let mut row = [0.0; ROW];
-        for (v, chunk) in row.iter_mut().zip(&self.data[c * stride..(c + 1) * stride]) {
-            *v = chunk.0[l];
-        }
-        row
-    }
 }
 
 /// Writes the collision filter `(group, mask)` into `row` (of `shape`) as the two `f32` bit

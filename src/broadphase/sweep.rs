@@ -200,10 +200,10 @@ fn scan_into<V: Lanes, const SHAPE: u8, const ONCE: bool>(
             let exact = exact_test::<V, SHAPE>(&qs, cols, j);
             let mut bits = V::bits(V::and(x_in, exact)) & lanes;
             if ONCE {
-                // Lanes whose missing first cells the query needs are not its pairs here.
-                if let Some(miss) = misses.get(k) {
-                    bits &= !V::bits(V::load(miss, j).test_bits(need));
-                }
+                // Lanes whose missing first cells the query needs are not its pairs here. (A
+                // chunk of the set without its `misses` chunk would be a broken invariant: the
+                // index panics rather than let the pairs through twice.)
+                bits &= !V::bits(V::load(&misses[k], j).test_bits(need));
             }
             if SHAPE & DENSE != 0 {
                 // Branch-free: the writer stores a whole block's slots and counts the hits.
@@ -227,9 +227,8 @@ fn scan_into<V: Lanes, const SHAPE: u8, const ONCE: bool>(
     (n, None)
 }
 
-/// The row at sorted position `s` of a set of shape code `SHAPE` (its columns, zero past them):
-/// [`SortedBoxes::row`] with the shape's column count a constant (no loop, no bounds check per
-/// column).
+/// The row at sorted position `s` of a set of shape code `SHAPE` (its columns, zero past them),
+/// read with the shape's column count a constant (no loop, no bounds check per column).
 #[inline(always)]
 pub(super) fn row_at<const SHAPE: u8>(set: &SortedBoxes, s: usize) -> Row {
     let cols = chunk_columns::<SHAPE>(&set.data, s / Chunk::LANES);
@@ -473,13 +472,13 @@ impl<F: FnMut(u32, u32) -> bool> Bipartite<'_, F> {
             let a_first = i < a_end && (j >= b.len || a.get(MIN_X, i) < b.get(MIN_X, j));
             if a_first {
                 let ia = a.perm[i];
-                if !scan::<V, SHAPE>(b, a.row(i), j, |t| pair(ia, b.perm[t])) {
+                if !scan::<V, SHAPE>(b, row_at::<SHAPE>(a, i), j, |t| pair(ia, b.perm[t])) {
                     return;
                 }
                 i += 1;
             } else if j < b_end {
                 let ib = b.perm[j];
-                if !scan::<V, SHAPE>(a, b.row(j), i, |t| pair(a.perm[t], ib)) {
+                if !scan::<V, SHAPE>(a, row_at::<SHAPE>(b, j), i, |t| pair(a.perm[t], ib)) {
                     return;
                 }
                 j += 1;
