@@ -36,6 +36,22 @@ pub(crate) fn chunks_per_task(items: usize, min: usize, threads: usize) -> usize
     items.div_ceil(4 * threads).max(min)
 }
 
+/// Fills `items` a stretch at a time, `fill(first, stretch)` with `first` the stretch's first
+/// index: stretches of whole groups of `align` items, at least `min` groups each
+/// ([`chunks_per_task`]), in parallel over `threads` threads (0: the default count). One
+/// stretch on one thread or when the split would not pay.
+pub(crate) fn fill_in_stretches<T: Send>(
+    items: &mut [T],
+    align: usize,
+    min: usize,
+    threads: usize,
+    fill: impl Fn(usize, &mut [T]) + Sync + Send,
+) {
+    let per_task = chunks_per_task(items.len().div_ceil(align), min, threads) * align;
+    let mut stretches: Vec<&mut [T]> = items.chunks_mut(per_task).collect();
+    run_tasks_mut(&mut stretches, |t, stretch| fill(t * per_task, stretch));
+}
+
 /// Runs `task` on every item, in parallel with `rayon` when there is more than one, and returns
 /// the results in item order (so the output does not depend on the thread count).
 pub(crate) fn run_tasks<I: Sync, T: Send>(

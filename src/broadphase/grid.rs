@@ -29,7 +29,7 @@ use super::sorted::{MIN_X, Row, Shape, SortedBoxes, side_extent};
 use super::sweep::{DENSE, HitStream, Once, code, row_at, with_code};
 use crate::lanes::{Chunk, Lanes, WithLanes};
 use crate::sample;
-use crate::tasks::{chunks_per_task, run_tasks_mut};
+use crate::tasks::fill_in_stretches;
 use core::ops::Range;
 
 /// Most cells along one axis.
@@ -174,14 +174,17 @@ impl Cells {
             // In stretches over the threads (zeroed memory from the allocator, so the pages
             // are first touched, and faulted in, by the stretches too).
             let mut spans = vec![[0u16; 4]; n];
-            let per_task = chunks_per_task(n, MIN_SPANS_PER_TASK, threads);
-            let mut stretches: Vec<&mut [[u16; 4]]> = spans.chunks_mut(per_task).collect();
-            run_tasks_mut(&mut stretches, |t, stretch| {
-                let from = t * per_task;
-                for (sp, r) in stretch.iter_mut().zip(&rows[from..]) {
-                    *sp = grid.span(side_extent(shape, axis, r));
-                }
-            });
+            fill_in_stretches(
+                &mut spans,
+                1,
+                MIN_SPANS_PER_TASK,
+                threads,
+                |from, stretch| {
+                    for (sp, r) in stretch.iter_mut().zip(&rows[from..]) {
+                        *sp = grid.span(side_extent(shape, axis, r));
+                    }
+                },
+            );
             spans
         };
         // Cell sizes, then their starts (each list, plus a padding lane, rounded up to chunks).

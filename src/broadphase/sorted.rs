@@ -5,7 +5,7 @@ use crate::lanes::Chunk;
 use crate::radix::radix_sort;
 use crate::round::{f32_at_least, f32_at_most};
 use crate::soa::{Aabbs, Octahedra, Spheres};
-use crate::tasks::{chunks_per_task, run_tasks_mut};
+use crate::tasks::fill_in_stretches;
 
 /// Column 0 of every shape's rows: the min along the sweep axis ("min x" in the comments of
 /// this module and `sweep.rs`, where the sweep axis is called x), which the set is sorted and
@@ -223,10 +223,13 @@ fn rows_in_stretches(
     fill: impl Fn(usize, &mut [Row]) + Sync + Send,
 ) -> Vec<Row> {
     let mut rows = vec![[0.0f32; ROW]; n];
-    let chunks = chunks_per_task(n.div_ceil(Chunk::LANES), MIN_ROW_CHUNKS_PER_TASK, threads);
-    let per_task = chunks * Chunk::LANES;
-    let mut stretches: Vec<&mut [Row]> = rows.chunks_mut(per_task).collect();
-    run_tasks_mut(&mut stretches, |t, stretch| fill(t * per_task, stretch));
+    fill_in_stretches(
+        &mut rows,
+        Chunk::LANES,
+        MIN_ROW_CHUNKS_PER_TASK,
+        threads,
+        fill,
+    );
     rows
 }
 
