@@ -43,20 +43,36 @@ pub(crate) fn radix_sort_runs(keys: &[u32], min_run: usize) -> (Vec<u32>, Vec<Ra
     (order, runs)
 }
 
-/// `(key << 32) | index` of every key, sorted (see [`radix_sort`]).
+/// Keys from which [`sorted_items`] takes the most significant digit first.
+const MSD_MIN: usize = 1 << 18;
+/// Bits of that first digit: 256 buckets, whose write streams stay in the first-level cache.
+const MSD_BITS: u32 = 8;
+
+/// `(key << 32) | index` of every key, sorted (see [`radix_sort`]). From [`MSD_MIN`] keys of
+/// more than 11 bits: one pass that scatters them by their top 8 bits, then each of those
+/// buckets (a few thousand items at a million keys, in cache) sorted by the bits below in
+/// passes of up to 8 (probe of 1,000,000 random 22-bit keys on the Intel Xeon of 2026-11-27:
+/// 12.5-15.5 ms against 17-27 ms for two 11-bit passes over the whole array, whose 2,048 write
+/// streams each miss the cache); below that, least-significant digit first.
 fn sorted_items(keys: &[u32]) -> Vec<u64> {
     const BITS: u32 = 11;
     const BUCKETS: usize = 1 << BITS;
     let digit = |k: u32, pass: u32| ((k >> (pass * BITS)) as usize) & (BUCKETS - 1);
     let mut count = vec![[0usize; BUCKETS]; 3];
+    let mut any = 0;
     for &k in keys {
         count[0][digit(k, 0)] += 1;
         count[1][digit(k, 1)] += 1;
         count[2][digit(k, 2)] += 1;
+        any |= k;
+    }
+    let pack = |(i, &k): (usize, &u32)| (u64::from(k) << 32) | i as u64;
+    let bits = 32 - any.leading_zeros();
+    if keys.len() >= MSD_MIN && bits > BITS {
+        return sorted_items_msd(keys, bits);
     }
     // A pass whose digit is the same for every key moves nothing.
     let mut passes = (0..3).filter(|&pass| !count[pass as usize].contains(&keys.len()));
-    let pack = |(i, &k): (usize, &u32)| (u64::from(k) << 32) | i as u64;
     let Some(first) = passes.next() else {
         return keys.iter().enumerate().map(pack).collect();
     };
@@ -88,6 +104,76 @@ fn sorted_items(keys: &[u32]) -> Vec<u64> {
             next[d] += 1;
         }
         core::mem::swap(&mut items, &mut other);
+    }
+    items
+}
+
+/// [`sorted_items`] of keys below `2^bits` (`bits > MSD_BITS`): scattered by their top
+/// [`MSD_BITS`] bits in index order, then each bucket sorted stably by the bits below, least
+/// significant digit first, in passes of equal width up to 8 bits (a pass whose digit is the
+/// same in the whole bucket moves nothing).
+fn sorted_items_msd(keys: &[u32], bits: u32) -> Vec<u64> {
+    const TOP: usize = 1 << MSD_BITS;
+    let shift = bits - MSD_BITS;
+    let mut count = [0usize; TOP];
+    for &k in keys {
+        count[(k >> shift) as usize] += 1;
+    }
+    let mut starts = [0usize; TOP];
+    let mut sum = 0;
+    for (start, &c) in starts.iter_mut().zip(&count) {
+        *start = sum;
+        sum += c;
+    }
+    let mut items = vec![0u64; keys.len()];
+    let mut next = starts;
+    for (i, &k) in keys.iter().enumerate() {
+        let d = (k >> shift) as usize;
+        items[next[d]] = (u64::from(k) << 32) | i as u64;
+        next[d] += 1;
+    }
+    let passes = shift.div_ceil(8);
+    let width = shift.div_ceil(passes);
+    let mask = (1usize << width) - 1;
+    let mut scratch = vec![0u64; count.iter().copied().max().unwrap_or(0)];
+    for (&start, &len) in starts.iter().zip(&count) {
+        if len < 2 {
+            continue;
+        }
+        let bucket = &mut items[start..start + len];
+        let scratch = &mut scratch[..len];
+        // Whether the bucket's items are in `scratch` (an odd number of passes moved them).
+        let mut in_scratch = false;
+        for pass in 0..passes {
+            let at = 32 + pass * width;
+            let (from, to): (&[u64], &mut [u64]) = if in_scratch {
+                (&*scratch, &mut *bucket)
+            } else {
+                (&*bucket, &mut *scratch)
+            };
+            let mut next = [0usize; 256];
+            for &v in from {
+                next[(v >> at) as usize & mask] += 1;
+            }
+            if next[(from[0] >> at) as usize & mask] == len {
+                continue;
+            }
+            let mut sum = 0;
+            for n in &mut next[..=mask] {
+                let c = *n;
+                *n = sum;
+                sum += c;
+            }
+            for &v in from {
+                let d = (v >> at) as usize & mask;
+                to[next[d]] = v;
+                next[d] += 1;
+            }
+            in_scratch = !in_scratch;
+        }
+        if in_scratch {
+            bucket.copy_from_slice(scratch);
+        }
     }
     items
 }
@@ -267,6 +353,44 @@ mod tests {
             (vec![0, 1, 2], core::iter::once(0..3).collect())
         );
         assert_eq!(radix_sort_runs(&[4, 4, 4], 3), (vec![0, 1, 2], vec![]));
+    }
+
+    /// From `MSD_MIN` keys of more than 11 bits the sort takes the top 8 bits first: the same
+    /// stable order at every key width (12 bits: in-bucket passes of 4; 13: of 5 with a spare
+    /// bit; 22; 32), with many equal keys, digits constant in every bucket or in some, and at
+    /// the threshold and above it.
+    #[test]
+    #[cfg_attr(miri, ignore = "65,536 keys and more")]
+    fn the_top_digit_first_sorts_as_the_others() {
+        let mut x = 0x9e37_79b9u32;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            x
+        };
+        for len in [super::MSD_MIN, super::MSD_MIN + 4321] {
+            for shape in [
+                (|r: u32| r & 0xfff) as fn(u32) -> u32,
+                |r| r & 0x1fff,
+                |r| r & 0x3f_ffff,
+                |r| r,
+                |r| (r % 37) << 20, // few keys: long runs, low digits zero
+                |r| (r & 0xff) << 24 | 0x00ab_cdef, // constant below the top digit
+                |r| {
+                    if r % 3 == 0 {
+                        r & 0xffff
+                    } else {
+                        (r & 0xf) << 16
+                    }
+                }, // some buckets crowded
+            ] {
+                let keys: Vec<u32> = (0..len).map(|_| shape(next())).collect();
+                let mut want: Vec<u32> = (0..len as u32).collect();
+                want.sort_by_key(|&i| (keys[i as usize], i));
+                assert_eq!(radix_sort(&keys), want, "{len} keys");
+            }
+        }
     }
 
     #[test]
