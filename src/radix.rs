@@ -1,11 +1,11 @@
-//! The least-significant-digit radix sort the sweeps (sort by min x) and the blocked containers
-//! (sort by space-filling-curve key) share.
+//! The radix sorts the sweeps (sort by min x) and the blocked containers (sort by
+//! space-filling-curve key) share.
 
 use core::ops::Range;
 
-/// The stable order of `keys` (an index permutation) by a least-significant-digit radix sort:
-/// three passes of 11 bits over `(key, index)` packed in a `u64`, the three digits' counts taken
-/// in one pass over the keys.
+/// The stable order of `keys` (an index permutation) by a radix sort over `(key, index)` packed
+/// in a `u64` ([`sorted_items`]: least significant digit first, or for many wide keys the top
+/// digit first).
 pub(crate) fn radix_sort(keys: &[u32]) -> Vec<u32> {
     sorted_items(keys).iter().map(|&v| v as u32).collect()
 }
