@@ -128,18 +128,22 @@ fn inside_frustum<'a>(f: &Frustum, level: &'a Aabbs) -> Option<AabbsInsideFrustu
     })
 }
 
-/// One `Reach` impl: the container, the query, the block test as a query on the bounds (an
-/// expression of `q`, the query), and the whole-block test's kernel type and constructor.
+/// One `Reach` impl: the container, the query, the block test's kernel type and constructor (an
+/// expression of the query, its bound leaf kernel and the level), and the whole-block test's
+/// kernel type and constructor.
 macro_rules! reach {
-    ($c:ty, $q:ty, |$s:ident| $test:expr, $inside:ty, |$s2:ident, $level:ident, $min:ident| $inside_expr:expr) => {
+    (
+        $c:ty, $q:ty,
+        $test:ty, |$s:ident, $leaf:pat_param, $lv:ident| $test_expr:expr,
+        $inside:ty, |$s2:ident, $level:ident, $min:ident| $inside_expr:expr
+    ) => {
         impl Reach<$c> for $q {
-            type Test<'a> = <<$q as BlockTestQuery<$c>>::Test as Bind<Aabbs>>::Kernel<'a>;
+            type Test<'a> = $test;
             type Inside<'a> = $inside;
             #[inline(always)]
-            fn test<'a>(&self, level: &'a Aabbs, _: &Leaf<'_, $c, $q>) -> Option<Self::Test<'a>> {
+            fn test<'a>(&self, $lv: &'a Aabbs, $leaf: &Leaf<'_, $c, $q>) -> Option<$test> {
                 let $s = self;
-                let test: <$q as BlockTestQuery<$c>>::Test = $test;
-                test.bind(level)
+                $test_expr
             }
             #[inline(always)]
             fn inside<'a>(
@@ -155,63 +159,27 @@ macro_rules! reach {
     };
 }
 
-/// One `Reach` impl whose block test is a box on the bounds with the given corners (an
-/// expression of the query and its bound leaf kernel): the query's own corners, which the leaf's
-/// bind screened (the walk stops before the block tests when that fails, and screening returns
-/// them unchanged), a sphere's reach box, or the leaf kernel's box. Per level that costs a copy
-/// of the corners and a view, not a second screening and a strategy's `match` per chunk tested
-/// (with `reach!`'s binding, a query of half extent 5 on 100,000 boxes took 3,783 instructions,
-/// now 3,642; one that misses the scene 1,122, now 1,044: AVX2 under callgrind, 2026-11-27).
-macro_rules! reach_box {
-    ($c:ty, $q:ty, |$s:ident, $leaf:pat_param| $corners:expr, |$s2:ident, $level:ident, $min:ident| $inside_expr:expr) => {
-        impl Reach<$c> for $q {
-            type Test<'a> = AabbsVsBox<'a>;
-            type Inside<'a> = AabbsInsideBox<'a>;
-            #[inline(always)]
-            fn test<'a>(
-                &self,
-                level: &'a Aabbs,
-                $leaf: &Leaf<'_, $c, $q>,
-            ) -> Option<AabbsVsBox<'a>> {
-                let $s = self;
-                let (q_min, q_max): ([f32; 3], [f32; 3]) = $corners;
-                Some(AabbsVsBox {
-                    cols: level.view(),
-                    q_min,
-                    q_max,
-                })
-            }
-            #[inline(always)]
-            fn inside<'a>(
-                &self,
-                $level: &'a Aabbs,
-                _: &Leaf<'_, $c, $q>,
-                $min: [f32; 3],
-            ) -> Option<AabbsInsideBox<'a>> {
-                let $s2 = self;
-                $inside_expr
-            }
-        }
-    };
+/// The box test on a level's bounds with corners `q_min`, `q_max`: a query's own corners, which
+/// the leaf's bind screened (the walk stops before the block tests when that fails, and
+/// screening returns them unchanged), a sphere's reach box, or the leaf kernel's box. Per level
+/// that costs a copy of the corners and a view, not a second screening and a box strategy's
+/// `match` per chunk tested (binding the query again on every level, a query of half extent 5
+/// on 100,000 boxes took 3,783 instructions, this way 3,642; one that misses the scene 1,122,
+/// this way 1,044: AVX2 under callgrind, 2026-11-27).
+#[inline(always)]
+fn box_test((q_min, q_max): ([f32; 3], [f32; 3]), level: &Aabbs) -> Option<AabbsVsBox<'_>> {
+    Some(AabbsVsBox {
+        cols: level.view(),
+        q_min,
+        q_max,
+    })
 }
 
-/// The query type of a block test (what `reach!` binds on the bounds).
-pub trait BlockTestQuery<C> {
-    /// The block test as a query on the bounds.
-    type Test: Bind<Aabbs>;
-}
-
-macro_rules! block_test_query {
-    ($($c:ty, $q:ty => $t:ty;)*) => {$(
-        impl BlockTestQuery<$c> for $q {
-            type Test = $t;
-        }
-    )*};
-}
-
-block_test_query! {
-    Aabbs, Frustum => Frustum;
-    Spheres, Frustum => WideFrustum;
+/// A sphere's reach box ([`sphere_reach_box`]) as corners.
+#[inline(always)]
+fn reach_corners(s: &Sphere) -> ([f32; 3], [f32; 3]) {
+    let b = sphere_reach_box(s);
+    (b.min, b.max)
 }
 
 /// A frustum tested against bounds with twice its rounding margin: the block test of frusta
@@ -238,53 +206,69 @@ fn never<'a>() -> Option<AabbsInsideBox<'a>> {
     None
 }
 
-reach_box!(Aabbs, [f32; 3], |q, _| (*q, *q), |_q, _l, _m| never());
-reach_box!(Aabbs, Aabb, |q, _| (q.min, q.max), |q, l, m| {
-    inside_box(q, l, m)
-});
-reach_box!(Aabbs, Staged, |q, _| (q.0.min, q.0.max), |q, l, m| {
-    inside_box(&q.0, l, m)
-});
-reach_box!(
+/// The box-shaped block tests of points, boxes and spheres, for each container whose levels are
+/// boxes.
+macro_rules! reach_points_boxes_spheres {
+    ($($c:ty),*) => {$(
+        reach!(
+            $c,
+            [f32; 3],
+            AabbsVsBox<'a>,
+            |q, _, l| box_test((*q, *q), l),
+            AabbsInsideBox<'a>,
+            |_q, _l, _m| never()
+        );
+        reach!(
+            $c,
+            Aabb,
+            AabbsVsBox<'a>,
+            |q, _, l| box_test((q.min, q.max), l),
+            AabbsInsideBox<'a>,
+            |q, l, m| inside_box(q, l, m)
+        );
+        reach!(
+            $c,
+            Sphere,
+            AabbsVsBox<'a>,
+            |q, _, l| box_test(reach_corners(q), l),
+            AabbsInsideBox<'a>,
+            |_q, _l, _m| never()
+        );
+    )*};
+}
+
+reach_points_boxes_spheres!(Aabbs, Spheres);
+
+reach!(
     Aabbs,
-    Sphere,
-    |q, _| {
-        let b = sphere_reach_box(q);
-        (b.min, b.max)
-    },
-    |_q, _l, _m| never()
+    Staged,
+    AabbsVsBox<'a>,
+    |q, _, l| box_test((q.0.min, q.0.max), l),
+    AabbsInsideBox<'a>,
+    |q, l, m| inside_box(&q.0, l, m)
 );
 // The leaf kernel is the box test of the sphere's outward-rounded box: the same box.
-reach_box!(
+reach!(
     Aabbs,
     Conservative<Sphere>,
-    |_q, leaf| (leaf.q_min, leaf.q_max),
+    AabbsVsBox<'a>,
+    |_q, leaf, l| box_test((leaf.q_min, leaf.q_max), l),
+    AabbsInsideBox<'a>,
     |_q, _l, _m| never()
 );
 reach!(
     Aabbs,
     Frustum,
-    |q| *q,
+    AabbsVsFrustum<'a, false>,
+    |q, _, l| q.bind(l),
     AabbsInsideFrustum<'a>,
     |q, l, _m| inside_frustum(q, l)
 );
-reach_box!(Spheres, [f32; 3], |q, _| (*q, *q), |_q, _l, _m| never());
-reach_box!(Spheres, Aabb, |q, _| (q.min, q.max), |q, l, m| {
-    inside_box(q, l, m)
-});
-reach_box!(
-    Spheres,
-    Sphere,
-    |q, _| {
-        let b = sphere_reach_box(q);
-        (b.min, b.max)
-    },
-    |_q, _l, _m| never()
-);
 reach!(
     Spheres,
     Frustum,
-    |q| WideFrustum(*q),
+    AabbsVsFrustum<'a, true>,
+    |q, _, l| WideFrustum(*q).bind(l),
     AabbsInsideFrustum<'a>,
     |q, l, _m| inside_frustum(q, l)
 );
