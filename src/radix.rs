@@ -58,19 +58,20 @@ fn sorted_items(keys: &[u32]) -> Vec<u64> {
     const BITS: u32 = 11;
     const BUCKETS: usize = 1 << BITS;
     let digit = |k: u32, pass: u32| ((k >> (pass * BITS)) as usize) & (BUCKETS - 1);
+    if keys.len() >= MSD_MIN {
+        // The keys' width, in a pass that vectorises (the digit counts below are not needed).
+        let bits = 32 - keys.iter().fold(0, |any, &k| any | k).leading_zeros();
+        if bits > BITS {
+            return sorted_items_msd(keys, bits);
+        }
+    }
     let mut count = vec![[0usize; BUCKETS]; 3];
-    let mut any = 0;
     for &k in keys {
         count[0][digit(k, 0)] += 1;
         count[1][digit(k, 1)] += 1;
         count[2][digit(k, 2)] += 1;
-        any |= k;
     }
     let pack = |(i, &k): (usize, &u32)| (u64::from(k) << 32) | i as u64;
-    let bits = 32 - any.leading_zeros();
-    if keys.len() >= MSD_MIN && bits > BITS {
-        return sorted_items_msd(keys, bits);
-    }
     // A pass whose digit is the same for every key moves nothing.
     let mut passes = (0..3).filter(|&pass| !count[pass as usize].contains(&keys.len()));
     let Some(first) = passes.next() else {
