@@ -361,7 +361,7 @@ mod tests {
     /// bit; 22; 32), with many equal keys, digits constant in every bucket or in some, and at
     /// the threshold and above it.
     #[test]
-    #[cfg_attr(miri, ignore = "65,536 keys and more")]
+    #[cfg_attr(miri, ignore = "262,144 keys and more")]
     fn the_top_digit_first_sorts_as_the_others() {
         let mut x = 0x9e37_79b9u32;
         let mut next = || {
