@@ -80,12 +80,8 @@ fn sorted_items(keys: &[u32]) -> Vec<u64> {
     // The first pass reads the keys themselves and packs them as it moves them (a pass packing
     // them in place first took 2-3 ms of a 1,000,000-key sort on the Intel Xeon of 2026-11-27).
     let starts = |count: &[usize; BUCKETS]| {
-        let mut next = [0usize; BUCKETS];
-        let mut sum = 0;
-        for (b, &c) in count.iter().enumerate() {
-            next[b] = sum;
-            sum += c;
-        }
+        let mut next = *count;
+        counts_to_starts(&mut next);
         next
     };
     let mut items = vec![0u64; keys.len()];
@@ -109,6 +105,17 @@ fn sorted_items(keys: &[u32]) -> Vec<u64> {
     items
 }
 
+/// Bucket counts into each bucket's first position (the exclusive prefix sums), in place.
+#[inline]
+fn counts_to_starts(counts: &mut [usize]) {
+    let mut sum = 0;
+    for c in counts {
+        let n = *c;
+        *c = sum;
+        sum += n;
+    }
+}
+
 /// [`sorted_items`] of keys below `2^bits` (`bits > MSD_BITS`): scattered by their top
 /// [`MSD_BITS`] bits in index order, then each bucket sorted stably by the bits below, least
 /// significant digit first, in passes of equal width up to 8 bits (a pass whose digit is the
@@ -120,12 +127,8 @@ fn sorted_items_msd(keys: &[u32], bits: u32) -> Vec<u64> {
     for &k in keys {
         count[(k >> shift) as usize] += 1;
     }
-    let mut starts = [0usize; TOP];
-    let mut sum = 0;
-    for (start, &c) in starts.iter_mut().zip(&count) {
-        *start = sum;
-        sum += c;
-    }
+    let mut starts = count;
+    counts_to_starts(&mut starts);
     let mut items = vec![0u64; keys.len()];
     let mut next = starts;
     for (i, &k) in keys.iter().enumerate() {
@@ -159,12 +162,7 @@ fn sorted_items_msd(keys: &[u32], bits: u32) -> Vec<u64> {
             if next[(from[0] >> at) as usize & mask] == len {
                 continue;
             }
-            let mut sum = 0;
-            for n in &mut next[..=mask] {
-                let c = *n;
-                *n = sum;
-                sum += c;
-            }
+            counts_to_starts(&mut next[..=mask]);
             for &v in from {
                 let d = (v >> at) as usize & mask;
                 to[next[d]] = v;
