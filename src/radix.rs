@@ -191,29 +191,44 @@ pub(crate) fn sort_indices(v: &mut [u32], max: u32) {
         v.sort_unstable();
         return;
     }
+    // The pass count a constant: each value's digits counted without a loop over the passes,
+    // and only the passes' counts zeroed (1,000 random values below 1,000,000 on the Intel Xeon
+    // of 2026-11-27: 1.3-1.5x faster than one body over a runtime pass count).
+    match digits(v.len(), max) {
+        (8, 1) => lsd::<8, 256, 1>(v),
+        (8, 2) => lsd::<8, 256, 2>(v),
+        (8, 3) => lsd::<8, 256, 3>(v),
+        (8, _) => lsd::<8, 256, 4>(v),
+        (10, 1) => lsd::<10, 1024, 1>(v),
+        (10, 2) => lsd::<10, 1024, 2>(v),
+        (10, 3) => lsd::<10, 1024, 3>(v),
+        (10, _) => lsd::<10, 1024, 4>(v),
+        (_, 1) => lsd::<11, 2048, 1>(v),
+        (_, 2) => lsd::<11, 2048, 2>(v),
+        (_, _) => lsd::<11, 2048, 3>(v),
+    }
+}
+
+/// The digit width (8, 10 or 11 bits) and the number of passes [`sort_indices`] takes for
+/// `len` values up to `max`: the width of least cost, ties to the narrower (fewer buckets to
+/// clear).
+fn digits(len: usize, max: u32) -> (u32, u32) {
     let bits = (32 - max.leading_zeros()).max(1);
-    let cost = |width: u32| bits.div_ceil(width) as usize * (v.len() + (1usize << width) / 4);
-    // Ties go to the narrower digit (fewer buckets to clear).
+    let cost = |width: u32| bits.div_ceil(width) as usize * (len + (1usize << width) / 4);
     let width = [8, 10, 11]
         .into_iter()
         .min_by_key(|&w| cost(w))
         .expect("three widths");
-    match width {
-        8 => lsd::<8, 256>(v, bits),
-        10 => lsd::<10, 1024>(v, bits),
-        _ => lsd::<11, 2048>(v, bits),
-    }
+    (width, bits.div_ceil(width))
 }
 
-/// [`sort_indices`] with `BITS`-bit digits (`BUCKETS = 2^BITS`) over the low `bits` bits of
-/// the values (the rest are zero); `v.len()` fits a `u32`.
-fn lsd<const BITS: u32, const BUCKETS: usize>(v: &mut [u32], bits: u32) {
-    let passes = bits.div_ceil(BITS) as usize;
+/// [`sort_indices`] with `BITS`-bit digits (`BUCKETS = 2^BITS`) in `PASSES` passes, enough for
+/// every value; `v.len()` fits a `u32`.
+fn lsd<const BITS: u32, const BUCKETS: usize, const PASSES: usize>(v: &mut [u32]) {
     let digit = |x: u32, pass: usize| ((x >> (pass as u32 * BITS)) as usize) & (BUCKETS - 1);
-    // On the stack (at most four passes of 8 bits or more): counts on the heap, walked by an
-    // iterator, took 1.25x the time of the sort at 1,000 values.
-    let mut counts_all = [[0u32; BUCKETS]; 4];
-    let counts = &mut counts_all[..passes];
+    // On the stack: counts on the heap, walked by an iterator, took 1.25x the time of the sort
+    // at 1,000 values.
+    let mut counts = [[0u32; BUCKETS]; PASSES];
     for &x in v.iter() {
         for (pass, count) in counts.iter_mut().enumerate() {
             count[digit(x, pass)] += 1;
@@ -249,11 +264,12 @@ fn lsd<const BITS: u32, const BUCKETS: usize>(v: &mut [u32], bits: u32) {
 
 #[cfg(test)]
 mod tests {
-    use super::{radix_sort, radix_sort_runs, sort_indices};
+    use super::{digits, radix_sort, radix_sort_runs, sort_indices};
 
     #[test]
     fn sort_indices_sorts_at_every_width() {
         let mut x = 0x9e37_79b9u32;
+        let mut seen = Vec::new();
         for (len, max) in [
             (0, 0),
             (5, 9),
@@ -261,11 +277,20 @@ mod tests {
             (3000, 5000),
             (5000, 1 << 22),
             (4000, u32::MAX),
-            // 8-, 10- and 11-bit digits (see the cost model).
+            // 8-, 10- and 11-bit digits in every number of passes the cost model takes.
             (200, 1_000_000),
             (1000, 1_000_000),
             (20_000, 1 << 22),
+            (200, 65_535),
+            (200, u32::MAX),
+            (3000, 1000),
+            (4000, 1 << 26),
+            (3000, 2000),
+            (20_000, 1 << 21),
         ] {
+            if len >= 128 {
+                seen.push(digits(len, max));
+            }
             let mut v: Vec<u32> = (0..len)
                 .map(|_| {
                     x ^= x << 13;
@@ -279,6 +304,23 @@ mod tests {
             sort_indices(&mut v, max);
             assert_eq!(v, want, "{len} values up to {max}");
         }
+        // Every body but 10-bit digits in four passes (never the cheapest: 8-bit digits need
+        // no more passes there, nor 11-bit ones for many values).
+        seen.sort_unstable();
+        seen.dedup();
+        let all = [
+            (8, 1),
+            (8, 2),
+            (8, 3),
+            (8, 4),
+            (10, 1),
+            (10, 2),
+            (10, 3),
+            (11, 1),
+            (11, 2),
+            (11, 3),
+        ];
+        assert_eq!(seen, all);
     }
 
     /// Passes whose digit is the same in every value are skipped, so the sorted values may end
