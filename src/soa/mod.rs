@@ -548,13 +548,18 @@ container!(
     Obbs, Obb, 15, "oriented boxes"
 );
 
+// The views are `#[inline]`: the blocked walk (generic, so compiled in the caller's crate) takes
+// one per prefetched chunk, and as a call each took a `vzeroupper` and the walk's registers
+// (1,000 small box queries on 100,000 blocked boxes: 1.07-1.14x faster inlined).
 impl Obbs {
+    #[inline]
     pub(crate) fn view(&self) -> Cols<'_, 15> {
         self.cols.view(0)
     }
 }
 
 impl Spheres {
+    #[inline]
     pub(crate) fn view(&self) -> Cols<'_, 4> {
         self.cols.view(0)
     }
@@ -562,17 +567,20 @@ impl Spheres {
 
 impl Aabbs {
     /// The six box columns: min x, y, z, max x, y, z.
+    #[inline]
     pub(crate) fn view(&self) -> Cols<'_, 6> {
         self.cols.view(0)
     }
 
     /// The six box columns followed by the diagonal column (what the 7-sided kernel reads).
+    #[inline]
     pub(crate) fn view_with_diagonal(&self) -> Cols<'_, 7> {
         self.cols.view(0)
     }
 
     /// The diagonal column alone.
     #[allow(dead_code)] // for kernels that read the diagonal without the box columns
+    #[inline]
     pub(crate) fn diagonal_view(&self) -> Cols<'_, 1> {
         self.cols.view(6)
     }
@@ -600,24 +608,29 @@ impl Aabbs {
 }
 
 impl UpTets {
+    #[inline]
     pub(crate) fn view(&self) -> Cols<'_, 4> {
         self.cols.view(0)
     }
 }
 
 impl DownTets {
+    #[inline]
     pub(crate) fn view(&self) -> Cols<'_, 4> {
         self.cols.view(0)
     }
 }
 
 impl Octahedra {
+    #[inline]
     pub(crate) fn view(&self) -> Cols<'_, 8> {
         self.cols.view(0)
     }
+    #[inline]
     pub(crate) fn up_view(&self) -> Cols<'_, 4> {
         self.cols.view(0)
     }
+    #[inline]
     pub(crate) fn down_view(&self) -> Cols<'_, 4> {
         self.cols.view(4)
     }
