@@ -91,10 +91,7 @@ macro_rules! rows_layout {
         fn prefetch_chunk(&self, chunk: usize) {
             // The columns of `view()` (for boxes the six of the box: the diagonal key is read by
             // the 7-sided strategy only).
-            let cols = self.view();
-            for k in 0..$cols {
-                cols.prefetch(k, chunk);
-            }
+            self.view().prefetch_chunk(chunk);
         }
     };
 }

@@ -53,10 +53,7 @@ pub trait Level: Clone + Debug + Send + Sync {
 #[inline(always)]
 fn prefetch_each<const K: usize>(cols: &Cols<'_, K>, first: usize, mut bits: u32) {
     while bits != 0 {
-        let chunk = first + bits.trailing_zeros() as usize;
-        for k in 0..K {
-            cols.prefetch(k, chunk);
-        }
+        cols.prefetch_chunk(first + bits.trailing_zeros() as usize);
         bits &= bits - 1;
     }
 }

@@ -269,15 +269,23 @@ pub(crate) fn prefetch(chunk: &Chunk) {
 /// A hint to fetch the cache line holding `*value` ahead of use (see [`prefetch`]).
 #[inline(always)]
 pub(crate) fn prefetch_line<T>(value: &T) {
+    prefetch_address(value as *const T);
+}
+
+/// A hint to fetch the cache line at `address`, which need not be valid: a prefetch reads
+/// nothing architecturally and never faults, so a caller may compute the address with
+/// `wrapping_add` and skip a bounds check per line.
+#[inline(always)]
+pub(crate) fn prefetch_address<T>(address: *const T) {
     #[cfg(target_arch = "x86_64")]
     // SAFETY: `prefetcht0` is SSE, part of the x86_64 baseline; a prefetch reads nothing
-    // architecturally and never faults (and the address is a live reference anyway).
+    // architecturally and never faults, whatever the address.
     unsafe {
         use core::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-        _mm_prefetch::<_MM_HINT_T0>((value as *const T).cast());
+        _mm_prefetch::<_MM_HINT_T0>(address.cast());
     }
     #[cfg(not(target_arch = "x86_64"))]
-    let _ = value;
+    let _ = address;
 }
 
 /// [`Lanes::test_bits`] on every available tier against the scalar tier's, on bit patterns that
