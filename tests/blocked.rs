@@ -880,6 +880,10 @@ fn batches_equal_one_query_at_a_time() {
         let queries: Vec<Aabb> = (0..n)
             .map(|i| match i % 11 {
                 3 => Aabb::new([f32::NAN; 3], [1.0; 3]),
+                // Not finite centres: walked last (from 64 queries the batch walks its queries
+                // along a curve of their centres).
+                5 => Aabb::new([f32::NEG_INFINITY; 3], [0.5; 3]),
+                9 => Aabb::new([-0.5; 3], [f32::INFINITY, 0.5, 0.5]),
                 7 => Aabb::new([1.0; 3], [0.0; 3]),
                 _ => Aabb::random(&mut rng, [0.0; 3], 4.0),
             })
@@ -918,6 +922,45 @@ fn batches_equal_one_query_at_a_time() {
         }
         assert_eq!(blocked.count_hits_many(&queries).len(), n);
         assert_eq!(blocked.hits_many(&queries).queries(), n);
+    }
+}
+
+/// From 262,144 primitives a batch walks its queries along a curve of their centres and moves
+/// each query's hits to its place: the answers are still those of one query at a time, in batch
+/// order, on every backend and thread count, with NaN, infinite and inverted queries among them.
+#[test]
+fn batches_walked_along_the_curve_equal_one_query_at_a_time() {
+    use bvlanes::HitLists;
+    let mut rng = TestRng::named(29, "blocked batches along the curve");
+    let items: Vec<Aabb> = (0..(1 << 18) + 100)
+        .map(|_| Aabb::random(&mut rng, [0.0; 3], 0.01))
+        .collect();
+    let blocked = Blocked::<Aabbs>::from_slice(&items).unwrap();
+    let queries: Vec<Aabb> = (0..300)
+        .map(|i| match i % 13 {
+            3 => Aabb::new([f32::NAN; 3], [1.0; 3]),
+            5 => Aabb::new([f32::NEG_INFINITY; 3], [-0.9; 3]),
+            7 => Aabb::new([1.0; 3], [0.0; 3]),
+            _ => Aabb::random(&mut rng, [0.0; 3], 1.0),
+        })
+        .collect();
+    let mut lists = HitLists::default();
+    for &b in Backend::available() {
+        for threads in [1, 3] {
+            let p = blocked.with_backend(b).unwrap().with_threads(threads);
+            let want: Vec<Vec<u32>> = queries.iter().map(|q| p.hits(q).collect()).collect();
+            let counts: Vec<u32> = want.iter().map(|w| w.len() as u32).collect();
+            assert!(counts.iter().filter(|&&c| c > 0).count() > 100);
+            assert_eq!(p.count_hits_many(&queries), counts, "{b} {threads}");
+            // Twice into the same lists: the buffers kept from the first batch change nothing.
+            for _ in 0..2 {
+                p.hits_many_into(&queries, &mut lists);
+                assert_eq!(lists.queries(), queries.len());
+                for (q, w) in want.iter().enumerate() {
+                    assert_eq!(lists.query(q), &w[..], "{b} {threads} query {q}");
+                }
+            }
+        }
     }
 }
 

@@ -129,6 +129,67 @@ impl CurveGrid {
     }
 }
 
+/// Queries from which a batch walks them along the curve of their anchors; fewer keep their
+/// order (sorting a few finds little to share).
+pub(super) const ORDERED_BATCH: usize = 64;
+
+/// Primitives from which a batch walks its queries along the curve (see [`walk_order`]).
+/// Below, the container's blocks stay in the caches whatever the order, and the sort is a cost
+/// without a gain: 1,000 small box queries on 100,000 boxes took 0.96-0.99x the time in the
+/// curve's order, on 300,000 1.02-1.09x, on 1,000,000 1.06-1.13x (Intel Xeon, 2026-11-27).
+pub(super) const ORDERED_CONTAINER: usize = 1 << 18;
+
+/// The order in which a batch walks queries with these anchors (a permutation of
+/// `0..anchors.len()`): along a Morton curve over the finite anchors' bounds, ties and then the
+/// anchors that are not finite last, each in batch order; the batch order itself below
+/// [`ORDERED_BATCH`] queries (`None`; the caller also keeps it for containers of fewer than
+/// [`ORDERED_CONTAINER`] primitives). One thread, 1,000 box queries on 1,000,000 blocked boxes (Intel
+/// Xeon, 2026-11-27): half extent 5 1.17x and half extent 50 1.49x faster walked in this order
+/// than in a random one, whose neighbours share no block.
+pub(super) fn walk_order(
+    anchors: impl ExactSizeIterator<Item = [f32; 3]> + Clone,
+) -> Option<Vec<u32>> {
+    let n = anchors.len();
+    let finite = |a: &[f32; 3]| a.iter().all(|v| v.is_finite());
+    let (mut lo, mut hi) = ([f32::INFINITY; 3], [f32::NEG_INFINITY; 3]);
+    for a in anchors.clone().filter(finite) {
+        for k in 0..3 {
+            lo[k] = lo[k].min(a[k]);
+            hi[k] = hi[k].max(a[k]);
+        }
+    }
+    if n < ORDERED_BATCH || lo[0] > hi[0] {
+        // A small batch, or no finite anchor.
+        return None;
+    }
+    // About 64 cells per query: queries sharing a cell are near enough to share blocks.
+    let bits = (morton_bits(n) + 2).min(MORTON_BITS);
+    let grid = CurveGrid::new(lo, hi, bits);
+    // The keys below `2^(3 bits)`, an anchor that is not finite after them all.
+    let key = |a: [f32; 3]| {
+        if finite(&a) {
+            grid.key(a)
+        } else {
+            1 << (3 * bits)
+        }
+    };
+    let index_bits = usize::BITS - (n - 1).leading_zeros();
+    if 3 * bits + 1 + index_bits <= 32 {
+        // Up to a few thousand queries: key and index packed in a `u32`, sorted by the hit
+        // lists' sort (the general one took a tenth of a batch of 1,000 small queries on
+        // 100,000 boxes, most of it clearing and copying its 2,048-bucket counts).
+        let mut packed: Vec<u32> = anchors
+            .enumerate()
+            .map(|(i, a)| key(a) << index_bits | i as u32)
+            .collect();
+        crate::radix::sort_indices(&mut packed, (2 << (3 * bits + index_bits)) - 1);
+        let mask = (1 << index_bits) - 1;
+        return Some(packed.iter().map(|&p| p & mask).collect());
+    }
+    let keys: Vec<u32> = anchors.map(key).collect();
+    Some(crate::radix::radix_sort(&keys))
+}
+
 /// The order of `c`'s primitives along the curve (a permutation of `0..count`) and how many of
 /// them are outsized (they come last), computed on up to `threads` threads (0: all). The centres
 /// are quantised to a grid of `2^bits` cells per axis ([`morton_bits`]) over the middle of
@@ -310,7 +371,42 @@ pub(crate) fn min_sides<L: Level>(levels: &[L]) -> Vec<[f32; 3]> {
 
 #[cfg(test)]
 mod tests {
-    use super::{CurveGrid, spread};
+    use super::{CurveGrid, ORDERED_BATCH, spread, walk_order};
+
+    /// The walk order of a batch: `None` below `ORDERED_BATCH` queries and when no anchor is
+    /// finite; else a permutation along the curve, ties and then the anchors that are not
+    /// finite (NaN, infinite) last, each in batch order.
+    #[test]
+    fn walk_order_follows_the_curve_and_puts_other_anchors_last() {
+        let few = vec![[1.0f32, 2.0, 3.0]; ORDERED_BATCH - 1];
+        assert_eq!(walk_order(few.iter().copied()), None);
+        let none_finite = vec![[f32::NAN, 0.0, 0.0]; ORDERED_BATCH];
+        assert_eq!(walk_order(none_finite.iter().copied()), None);
+        // A line of points from x = 99 down to 0, a NaN and an infinity among them, and two
+        // equal points.
+        let mut anchors: Vec<[f32; 3]> = (0..100).rev().map(|x| [x as f32, 5.0, 5.0]).collect();
+        anchors[10] = [f32::NAN, 5.0, 5.0];
+        anchors[20] = [1.0, f32::INFINITY, 5.0];
+        anchors[30] = [50.0, 5.0, 5.0];
+        let order = walk_order(anchors.iter().copied()).expect("a batch of 100");
+        let mut sorted = order.clone();
+        sorted.sort_unstable();
+        assert_eq!(sorted, (0..100).collect::<Vec<u32>>());
+        assert_eq!(&order[98..], [10, 20]);
+        let xs: Vec<f32> = order[..98]
+            .iter()
+            .map(|&i| anchors[i as usize][0])
+            .collect();
+        // Ascending up to a cell (about 64 cells a query: 32 along the line of 99).
+        let cell = 99.0 / 32.0;
+        assert!(xs.windows(2).all(|w| w[1] > w[0] - cell), "{xs:?}");
+        assert!(xs.windows(5).all(|w| w[4] > w[0]), "{xs:?}");
+        // Equal keys in batch order: the two points at x = 50 (batch positions 30 and 49), and
+        // the points of a cell (batch order is descending x).
+        let at = |i: u32| order.iter().position(|&o| o == i).unwrap();
+        assert!(at(30) < at(49));
+        assert!(xs.windows(2).any(|w| w[1] < w[0]));
+    }
 
     /// The 16-lane keys of the build equal the one-point keys of `refine`, at the grid's edges,
     /// beyond them, on flat axes and for the values a cast saturates.

@@ -76,8 +76,18 @@ pub(crate) mod private {
     /// values from).
     pub type Leaf<'k, C, Q> = <Q as Bind<C>>::Kernel<'k>;
 
+    /// A point of a query that queries near it share: the batch forms walk their queries in
+    /// the Morton order of these points, so that each query finds blocks the last one read still
+    /// in the cache. NaN where no point helps (frusta); only the order of the walks depends on
+    /// it, never an answer.
+    pub trait Anchor {
+        /// The point (any coordinates in which nearby queries are near, the same for every
+        /// query of the type).
+        fn anchor(&self) -> [f32; 3];
+    }
+
     /// The sealed machinery of [`BlockQuery`](super::BlockQuery).
-    pub trait Reach<C: Layout>: Bind<C> {
+    pub trait Reach<C: Layout>: Bind<C> + Anchor {
         /// The block test's kernel over a level of bounds.
         type Test<'a>: Prepared;
         /// The whole-block test's kernel over a level of bounds.
@@ -99,6 +109,81 @@ pub(crate) mod private {
     }
 }
 
+impl Anchor for [f32; 3] {
+    #[inline]
+    fn anchor(&self) -> [f32; 3] {
+        *self
+    }
+}
+
+impl Anchor for Aabb {
+    /// The centre (halves first: no overflow).
+    #[inline]
+    fn anchor(&self) -> [f32; 3] {
+        core::array::from_fn(|a| self.min[a] * 0.5 + self.max[a] * 0.5)
+    }
+}
+
+impl Anchor for Sphere {
+    #[inline]
+    fn anchor(&self) -> [f32; 3] {
+        self.center
+    }
+}
+
+impl Anchor for Staged {
+    #[inline]
+    fn anchor(&self) -> [f32; 3] {
+        self.0.anchor()
+    }
+}
+
+impl<Q: Anchor> Anchor for Conservative<Q> {
+    #[inline]
+    fn anchor(&self) -> [f32; 3] {
+        self.0.anchor()
+    }
+}
+
+impl Anchor for Frustum {
+    /// None: a batch of frusta (cascades, faces of a cube map) keeps its order.
+    #[inline]
+    fn anchor(&self) -> [f32; 3] {
+        [f32::NAN; 3]
+    }
+}
+
+impl Anchor for Obb {
+    #[inline]
+    fn anchor(&self) -> [f32; 3] {
+        self.center
+    }
+}
+
+/// Three of a tetrahedron's four plane offsets: each is a fixed linear function of a point it
+/// holds, so nearby tetrahedra have near offsets.
+impl Anchor for UpTet {
+    #[inline]
+    fn anchor(&self) -> [f32; 3] {
+        [self.min[0], self.min[1], self.min[2]]
+    }
+}
+
+/// As for [`UpTet`].
+impl Anchor for DownTet {
+    #[inline]
+    fn anchor(&self) -> [f32; 3] {
+        [self.max[0], self.max[1], self.max[2]]
+    }
+}
+
+impl Anchor for Octahedron {
+    #[inline]
+    fn anchor(&self) -> [f32; 3] {
+        self.up.anchor()
+    }
+}
+
 /// The whole-block test of a box query: the bounds inside the box; `None` when the box is
 /// narrower than every node of the level on some axis (its side rounded up below `min_side`).
 #[inline(always)]
@@ -115,7 +200,7 @@ fn inside_box<'a>(b: &Aabb, level: &'a Aabbs, min_side: [f32; 3]) -> Option<Aabb
     })
 }
 
-use private::{Leaf, Reach};
+use private::{Anchor, Leaf, Reach};
 
 /// The frustum's whole-block test.
 #[inline(always)]

@@ -161,10 +161,13 @@ impl<C: Blockable, Q: BlockQuery<C>, O: Out> WithLanes for Walk<'_, C, Q, O> {
     }
 }
 
-/// The counts of a batch of queries, one dispatch.
+/// The counts of a batch of queries, one dispatch: `counts[k]` is the count of query
+/// `queries[order[k]]`.
 pub(crate) struct CountMany<'a, C: Blockable, Q> {
     pub(crate) blocked: &'a Blocked<C>,
     pub(crate) queries: &'a [Q],
+    /// The queries in walk order (indices into `queries`).
+    pub(crate) order: &'a [u32],
     pub(crate) counts: &'a mut [u32],
 }
 
@@ -173,18 +176,21 @@ impl<C: Blockable, Q: BlockQuery<C>> WithLanes for CountMany<'_, C, Q> {
 
     #[inline(always)]
     fn run<V: Lanes>(self) {
-        for (q, c) in self.queries.iter().zip(self.counts.iter_mut()) {
+        for (&i, c) in self.order.iter().zip(self.counts.iter_mut()) {
+            let q = &self.queries[i as usize];
             // At most `u32::MAX` primitives: the count fits.
             *c = walk::<V, C, Q, Count>(self.blocked, q, Count(0)).0 as u32;
         }
     }
 }
 
-/// The hit lists of a batch of queries, one dispatch: each query's hits appended to `indices`
-/// (sorted) and its end pushed to `offsets`.
+/// The hit lists of a batch of queries, one dispatch: the hits of each query of `queries`
+/// taken in `order` appended to `indices` (sorted) and its end pushed to `offsets`.
 pub(crate) struct IndicesMany<'a, C: Blockable, Q> {
     pub(crate) blocked: &'a Blocked<C>,
     pub(crate) queries: &'a [Q],
+    /// The queries in walk order (indices into `queries`).
+    pub(crate) order: &'a [u32],
     pub(crate) offsets: &'a mut Vec<u32>,
     pub(crate) indices: &'a mut Vec<u32>,
 }
@@ -195,7 +201,8 @@ impl<C: Blockable, Q: BlockQuery<C>> WithLanes for IndicesMany<'_, C, Q> {
     #[inline(always)]
     fn run<V: Lanes>(self) {
         let max = self.blocked.max_index();
-        for q in self.queries {
+        for &i in self.order {
+            let q = &self.queries[i as usize];
             let start = self.indices.len();
             let sink = crate::query::sink::Indices::new(core::mem::take(self.indices));
             *self.indices = walk::<V, C, Q, Indices>(self.blocked, q, Indices(sink))

@@ -61,6 +61,11 @@ pub struct HitLists {
     /// The tasks of the last batch and their hits, kept for their allocations.
     tasks: Vec<Task>,
     parts: Vec<Part>,
+    /// A blocked container's lists in the order it walked the queries, before they move to
+    /// their queries' places (kept for the allocations: fresh, a million hits cost their page
+    /// faults on every batch).
+    pub(crate) walked_offsets: Vec<u32>,
+    pub(crate) walked_indices: Vec<u32>,
 }
 
 impl Default for HitLists {
@@ -70,6 +75,8 @@ impl Default for HitLists {
             indices: Vec::new(),
             tasks: Vec::new(),
             parts: Vec::new(),
+            walked_offsets: Vec::new(),
+            walked_indices: Vec::new(),
         }
     }
 }
