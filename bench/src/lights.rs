@@ -23,7 +23,7 @@ use crate::data::{rng, uniform};
 use crate::report::{Cell, Table, Target, sig3, sig3_vs};
 use crate::sampler::{Variant, find, measure, ratio};
 use bvlanes::cull::{ClusterGrid, LightLists, LightMasks};
-use bvlanes::{Aabb, Aabbs, Backend, HitLists, Sphere, Spheres};
+use bvlanes::{Aabb, Aabbs, Backend, Blocked, HitLists, Sphere, Spheres};
 use std::hint::black_box;
 
 /// The lights table: the uniform scene, then the two froxel scenes; targets into `targets`.
@@ -302,6 +302,8 @@ fn cell_counts(ctx: &Ctx<'_>, lights: &Spheres) -> Table {
         let cell_boxes: Vec<Aabb> = cells.iter().collect();
         let batch = lights.hits_many(&cell_boxes);
         agree &= batch.offsets == lists.offsets && batch.indices == lists.indices;
+        let blocked = Blocked::new_with_threads(lights, 1).hits_many(&cell_boxes);
+        agree &= blocked.offsets == lists.offsets && blocked.indices == lists.indices;
         pairs.push(want);
     }
     let mut vs = Vec::new();
@@ -325,8 +327,21 @@ fn cell_counts(ctx: &Ctx<'_>, lights: &Spheres) -> Table {
         let cell_boxes: Vec<Aabb> = cells.iter().collect();
         let pinned = lights.with_backend(Backend::detect()).expect("detected");
         let pinned = pinned.with_threads(1);
+        let cell_queries = cell_boxes.clone();
         vs.push(Variant::new(format!("batch {n}"), 1, move |_| {
             pinned.hits_many_into(black_box(&cell_boxes), &mut lists);
+            black_box(&lists).indices.len() as u64
+        }));
+        // The lights blocked (built every frame: they move) and the cells as one batch of box
+        // queries over them.
+        let mut lists = HitLists::default();
+        vs.push(Variant::new(format!("blocked {n}"), 1, move |_| {
+            let blocked = Blocked::new_with_threads(black_box(lights), 1);
+            blocked
+                .with_backend(Backend::detect())
+                .expect("detected")
+                .with_threads(1)
+                .hits_many_into(&cell_queries, &mut lists);
             black_box(&lists).indices.len() as u64
         }));
     }
@@ -342,6 +357,8 @@ fn cell_counts(ctx: &Ctx<'_>, lights: &Spheres) -> Table {
             "every cell / from_cells",
             "one batch (CSR), ms",
             "one batch / from_cells",
+            "blocked lights, ms",
+            "blocked / from_cells",
         ],
     );
     t.notes.push(format!(
@@ -356,7 +373,8 @@ fn cell_counts(ctx: &Ctx<'_>, lights: &Spheres) -> Table {
          cells it runs the one-batch row's code itself); every cell = \
          `Aabbs::extend_hits` per light over all the cells, hits collected only (what `from_cells` grids ran \
          before, less their CSR writing); one batch = `Spheres::hits_many_into` of the cells as box queries over \
-         the lights (one thread; the same CSR lists, per cell: the batched brute force, issue 20)"
+         the lights (one thread; the same CSR lists, per cell: the batched brute force, issue 20); blocked lights = \
+         `Blocked::new_with_threads(lights, 1)` every frame and the same batch on it (issue 22)"
             .to_owned(),
     );
     t.notes.push(if agree {
@@ -367,10 +385,11 @@ fn cell_counts(ctx: &Ctx<'_>, lights: &Spheres) -> Table {
         "**MISMATCH**: from_cells differs from the brute force".to_owned()
     });
     for (n, &p) in CELL_COUNTS.iter().zip(&pairs) {
-        let (b, e, m) = (
+        let (b, e, m, k) = (
             find(&vs, &format!("binned {n}")),
             find(&vs, &format!("every {n}")),
             find(&vs, &format!("batch {n}")),
+            find(&vs, &format!("blocked {n}")),
         );
         t.push(vec![
             Cell::count(*n as u64),
@@ -380,6 +399,8 @@ fn cell_counts(ctx: &Ctx<'_>, lights: &Spheres) -> Table {
             Cell::times(ratio(e, b)),
             Cell::num(m.median() * 1e3, sig3(m.median() * 1e3)),
             Cell::times(ratio(m, b)),
+            Cell::num(k.median() * 1e3, sig3(k.median() * 1e3)),
+            Cell::times(ratio(k, b)),
         ]);
     }
     t

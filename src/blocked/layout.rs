@@ -5,7 +5,7 @@ use super::level::{DownHulls, Level, OctaHulls, UpHulls, lanes_in};
 use crate::error::BvError;
 use crate::lanes::Chunk;
 use crate::primitive::{Aabb, DownTet, Obb, Octahedron, Sphere, UpTet};
-use crate::query::widened_sphere_box;
+use crate::query::sphere_reach_box;
 use crate::round::{f32_at_least, f32_at_most};
 use crate::soa::{Aabbs, Container, DownTets, Obbs, Octahedra, Spheres, UpTets};
 use bytemuck::Zeroable;
@@ -120,12 +120,14 @@ impl private::Layout for Aabbs {
 
 impl Blockable for Spheres {}
 
-/// A sphere's bounds in its block: its widened box (`Conservative(sphere)`'s reach, which every
-/// exact f32 sphere test's hits lie in), clamped to `-f32::MAX..=f32::MAX` (the levels hold
-/// finite boxes; `reach.rs` says why the clamp changes no block test).
+/// A sphere's bounds in its block: its reach box (`Conservative(sphere)`'s reach `c -/+ (r (1 +
+/// 2^-20) + 2^-74)`, which every exact f32 sphere test's hits lie in, computed in f64 and rounded
+/// outward: `sphere_reach_box`), clamped to `-f32::MAX..=f32::MAX` (the levels hold finite boxes;
+/// `reach.rs` says why the clamp changes no block test). The same real reach as
+/// `widened_sphere_box`, whose directed f32 roundings cost about three times as much here.
 #[inline]
 fn sphere_bounds(s: &Sphere) -> Aabb {
-    let b = widened_sphere_box(s);
+    let b = sphere_reach_box(s);
     let clamp = |v: f32| v.clamp(-f32::MAX, f32::MAX);
     Aabb::new(b.min.map(clamp), b.max.map(clamp))
 }

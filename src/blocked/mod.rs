@@ -44,7 +44,7 @@ pub(crate) const MAX_LEVELS: usize = 8;
 ///
 /// # Building
 /// The bounds of a box, a sphere or an oriented-box container are boxes (a sphere's is its
-/// widened box, an oriented box's its outward-rounded bounding box); those of
+/// widened reach box, an oriented box's its outward-rounded bounding box); those of
 /// tetrahedra and octahedra are, per column, the least and the greatest value over the block
 /// (the comparisons of their tests decide on those exactly).
 ///
@@ -524,7 +524,7 @@ macro_rules! box_level_bounds {
     ($($c:ty),*) => {$(
         impl Blocked<$c> {
             /// The bounds of level `level`'s node `node` (level 0: block `node`), for tests and
-            /// diagnostics: a box containing the node's primitives (a sphere's widened box, an
+            /// diagnostics: a box containing the node's primitives (a sphere's widened reach box, an
             /// oriented box's bounding box), clamped to the f32 range.
             #[must_use]
             pub fn bounds(&self, level: usize, node: usize) -> Option<Aabb> {

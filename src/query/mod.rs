@@ -5,7 +5,7 @@
 mod many;
 mod methods;
 mod pairs;
-pub(crate) use pairs::{aabbs_vs_sphere, sphere_reach, sphere_reach_box, widened_sphere_box};
+pub(crate) use pairs::{aabbs_vs_sphere, sphere_reach, sphere_reach_box};
 pub(crate) mod sink;
 mod stages;
 
