@@ -252,6 +252,39 @@ pub fn run(ctx: &Ctx<'_>, targets: &mut Vec<Target>) -> Vec<Table> {
     vec![t, cell_counts(ctx, &uniform_lights(n))]
 }
 
+/// The cells hit by each of `lights` on `cells` (one thread, one batch), as lists per cell of the
+/// lights hitting it (CSR `offsets`, `indices`; lights ascending): a counting sort of the pairs
+/// by cell.
+fn per_cell(
+    cells: &Blocked<Aabbs>,
+    lights: &[Sphere],
+    per_light: &mut HitLists,
+    (offsets, indices): (&mut Vec<u32>, &mut Vec<u32>),
+) {
+    cells
+        .with_backend(Backend::detect())
+        .expect("detected")
+        .with_threads(1)
+        .hits_many_into(lights, per_light);
+    offsets.clear();
+    offsets.resize(cells.len() + 1, 0);
+    for &c in &per_light.indices {
+        offsets[c as usize + 1] += 1;
+    }
+    for i in 0..cells.len() {
+        offsets[i + 1] += offsets[i];
+    }
+    indices.clear();
+    indices.resize(per_light.indices.len(), 0);
+    let mut next = offsets[..cells.len()].to_vec();
+    for l in 0..per_light.queries() {
+        for &c in per_light.query(l) {
+            indices[next[c as usize] as usize] = l as u32;
+            next[c as usize] += 1;
+        }
+    }
+}
+
 /// The cell counts of the `lights_cells` table.
 const CELL_COUNTS: [usize; 5] = [16, 256, 1024, 4096, 32_768];
 
@@ -304,6 +337,16 @@ fn cell_counts(ctx: &Ctx<'_>, lights: &Spheres) -> Table {
         agree &= batch.offsets == lists.offsets && batch.indices == lists.indices;
         let blocked = Blocked::new_with_threads(lights, 1).hits_many(&cell_boxes);
         agree &= blocked.offsets == lists.offsets && blocked.indices == lists.indices;
+        let (mut offsets, mut indices, mut per_light) =
+            (Vec::new(), Vec::new(), HitLists::default());
+        let light_spheres: Vec<Sphere> = lights.iter().collect();
+        per_cell(
+            &Blocked::new_with_threads(cells, 1),
+            &light_spheres,
+            &mut per_light,
+            (&mut offsets, &mut indices),
+        );
+        agree &= offsets == lists.offsets && indices == lists.indices;
         pairs.push(want);
     }
     let mut vs = Vec::new();
@@ -332,6 +375,21 @@ fn cell_counts(ctx: &Ctx<'_>, lights: &Spheres) -> Table {
             pinned.hits_many_into(black_box(&cell_boxes), &mut lists);
             black_box(&lists).indices.len() as u64
         }));
+        // The cells blocked once (they stay), the lights as one batch of sphere queries over
+        // them, the per-light lists turned into per-cell ones.
+        let blocked_cells = Blocked::new_with_threads(cells, 1);
+        let light_spheres: Vec<Sphere> = lights.iter().collect();
+        let (mut offsets, mut indices, mut per_light) =
+            (Vec::new(), Vec::new(), HitLists::default());
+        vs.push(Variant::new(format!("blocked cells {n}"), 1, move |_| {
+            per_cell(
+                &blocked_cells,
+                black_box(&light_spheres),
+                &mut per_light,
+                (&mut offsets, &mut indices),
+            );
+            black_box(&indices).len() as u64
+        }));
         // The lights blocked (built every frame: they move) and the cells as one batch of box
         // queries over them.
         let mut lists = HitLists::default();
@@ -359,6 +417,8 @@ fn cell_counts(ctx: &Ctx<'_>, lights: &Spheres) -> Table {
             "one batch / from_cells",
             "blocked lights, ms",
             "blocked / from_cells",
+            "blocked cells, ms",
+            "blocked cells / from_cells",
         ],
     );
     t.notes.push(format!(
@@ -374,7 +434,9 @@ fn cell_counts(ctx: &Ctx<'_>, lights: &Spheres) -> Table {
          `Aabbs::extend_hits` per light over all the cells, hits collected only (what `from_cells` grids ran \
          before, less their CSR writing); one batch = `Spheres::hits_many_into` of the cells as box queries over \
          the lights (one thread; the same CSR lists, per cell: the batched brute force, issue 20); blocked lights = \
-         `Blocked::new_with_threads(lights, 1)` every frame and the same batch on it (issue 22)"
+         `Blocked::new_with_threads(lights, 1)` every frame and the same batch on it (issue 22); blocked cells = \
+         the cells as `Blocked<Aabbs>` (built once, as the bins are), the lights as one batch of sphere queries \
+         over them, the per-light lists turned into per-cell ones by a counting sort"
             .to_owned(),
     );
     t.notes.push(if agree {
@@ -385,11 +447,12 @@ fn cell_counts(ctx: &Ctx<'_>, lights: &Spheres) -> Table {
         "**MISMATCH**: from_cells differs from the brute force".to_owned()
     });
     for (n, &p) in CELL_COUNTS.iter().zip(&pairs) {
-        let (b, e, m, k) = (
+        let (b, e, m, k, c) = (
             find(&vs, &format!("binned {n}")),
             find(&vs, &format!("every {n}")),
             find(&vs, &format!("batch {n}")),
             find(&vs, &format!("blocked {n}")),
+            find(&vs, &format!("blocked cells {n}")),
         );
         t.push(vec![
             Cell::count(*n as u64),
@@ -401,6 +464,8 @@ fn cell_counts(ctx: &Ctx<'_>, lights: &Spheres) -> Table {
             Cell::times(ratio(m, b)),
             Cell::num(k.median() * 1e3, sig3(k.median() * 1e3)),
             Cell::times(ratio(k, b)),
+            Cell::num(c.median() * 1e3, sig3(c.median() * 1e3)),
+            Cell::times(ratio(c, b)),
         ]);
     }
     t
