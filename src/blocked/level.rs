@@ -61,13 +61,31 @@ fn prefetch_each<const K: usize>(cols: &Cols<'_, K>, first: usize, mut bits: u32
 /// Min over the first `n` lanes of `c` (n >= 1).
 #[inline]
 fn lanes_min(c: &Chunk, n: usize) -> f32 {
+    if n == Chunk::LANES {
+        return halving(c.0, |a, b| if a < b { a } else { b });
+    }
     c.0[..n].iter().copied().fold(f32::INFINITY, f32::min)
 }
 
 /// Max over the first `n` lanes of `c` (n >= 1).
 #[inline]
 fn lanes_max(c: &Chunk, n: usize) -> f32 {
+    if n == Chunk::LANES {
+        return halving(c.0, |a, b| if a > b { a } else { b });
+    }
     c.0[..n].iter().copied().fold(f32::NEG_INFINITY, f32::max)
+}
+
+/// `f` (min or max, as a compare and select: `f32::min`'s NaN rule kept it from the vector
+/// instructions) over the 16 lanes as a tree of elementwise halves, which vectorises (a fold
+/// lane by lane does not: the level bounds of a million boxes took 87 instructions a box). The
+/// same value as the fold for the finite lanes a container holds (min and max are exact; of two
+/// zeros either sign may come out, which no comparison of a block test tells apart).
+#[inline(always)]
+fn halving(v: [f32; 16], f: impl Fn(f32, f32) -> f32) -> f32 {
+    let h8: [f32; 8] = core::array::from_fn(|i| f(v[i], v[i + 8]));
+    let h4: [f32; 4] = core::array::from_fn(|i| f(h8[i], h8[i + 4]));
+    f(f(h4[0], h4[2]), f(h4[1], h4[3]))
 }
 
 /// Lanes of chunk `chunk` below `len` (at least one).
