@@ -557,17 +557,30 @@ pub struct BlockedPinned<'a, C: Blockable> {
     threads: usize,
 }
 
-/// The order in which a batch walks `queries` on `blocked` (indices into `queries`): along the
-/// curve of their anchors ([`build::walk_order`]) from [`build::ORDERED_CONTAINER`]
-/// primitives; `None` for the batch's own order.
-fn walk_order<C: Blockable, Q: BlockQuery<C>>(
-    blocked: &Blocked<C>,
-    queries: &[Q],
-) -> Option<Vec<u32>> {
-    if blocked.len() < build::ORDERED_CONTAINER {
-        return None;
+/// The order in which a batch walks its queries.
+struct WalkOrder {
+    /// Indices into the batch, in walk order.
+    order: Vec<u32>,
+    /// Whether that is not the batch's own order (the answers then move to their places).
+    sorted: bool,
+}
+
+/// The order in which a batch walks `queries` on `blocked`: along the curve of their anchors
+/// ([`build::walk_order`]) from [`build::ORDERED_CONTAINER`] primitives, else the batch's own.
+fn walk_order<C: Blockable, Q: BlockQuery<C>>(blocked: &Blocked<C>, queries: &[Q]) -> WalkOrder {
+    let curve = (blocked.len() >= build::ORDERED_CONTAINER)
+        .then(|| build::walk_order(queries.iter().map(reach::private::Anchor::anchor)))
+        .flatten();
+    match curve {
+        Some(order) => WalkOrder {
+            order,
+            sorted: true,
+        },
+        None => WalkOrder {
+            order: (0..queries.len() as u32).collect(),
+            sorted: false,
+        },
     }
-    build::walk_order(queries.iter().map(reach::private::Anchor::anchor))
 }
 
 /// `out` (cleared) filled with the lists `offsets`, `indices` of the queries walked in `order`,
@@ -663,15 +676,10 @@ impl<'a, C: Blockable> BlockedPinned<'a, C> {
     /// ```
     #[must_use]
     pub fn count_hits_many<Q: BlockQuery<C>>(&self, queries: &[Q]) -> Vec<u32> {
-        let order = walk_order(self.blocked, queries);
-        let identity: Vec<u32>;
-        let walk = match &order {
-            Some(order) => &order[..],
-            None => {
-                identity = (0..queries.len() as u32).collect();
-                &identity
-            }
-        };
+        let WalkOrder {
+            order: walk,
+            sorted,
+        } = walk_order(self.blocked, queries);
         let ranges = self.ranges(queries.len());
         let run = |r: &core::ops::Range<usize>| {
             let mut counts = vec![0; r.len()];
@@ -689,7 +697,7 @@ impl<'a, C: Blockable> BlockedPinned<'a, C> {
         } else {
             crate::tasks::run_tasks(&ranges, run).concat()
         };
-        if order.is_none() {
+        if !sorted {
             return walked;
         }
         let mut counts = vec![0; queries.len()];
@@ -709,22 +717,17 @@ impl<'a, C: Blockable> BlockedPinned<'a, C> {
     /// If the batch has more than `u32::MAX` hits in all (the offsets are `u32`).
     pub fn hits_many_into<Q: BlockQuery<C>>(&self, queries: &[Q], out: &mut HitLists) {
         out.clear();
-        let order = walk_order(self.blocked, queries);
-        let identity: Vec<u32>;
-        let walk = match &order {
-            Some(order) => &order[..],
-            None => {
-                identity = (0..queries.len() as u32).collect();
-                &identity
-            }
-        };
+        let WalkOrder {
+            order: walk,
+            sorted,
+        } = walk_order(self.blocked, queries);
         // The lists in walk order: straight into `out` when that is the batch's order.
         let mut walked_offsets = core::mem::take(&mut out.walked_offsets);
         let mut walked_indices = core::mem::take(&mut out.walked_indices);
         walked_offsets.clear();
         walked_offsets.push(0);
         walked_indices.clear();
-        let (offsets, indices) = if order.is_some() {
+        let (offsets, indices) = if sorted {
             (&mut walked_offsets, &mut walked_indices)
         } else {
             (&mut out.offsets, &mut out.indices)
@@ -761,8 +764,8 @@ impl<'a, C: Blockable> BlockedPinned<'a, C> {
                 indices.extend_from_slice(&part_indices);
             }
         }
-        if order.is_some() {
-            in_query_order(walk, &walked_offsets, &walked_indices, out);
+        if sorted {
+            in_query_order(&walk, &walked_offsets, &walked_indices, out);
         }
         out.walked_offsets = walked_offsets;
         out.walked_indices = walked_indices;
