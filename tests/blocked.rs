@@ -880,8 +880,8 @@ fn batches_equal_one_query_at_a_time() {
         let queries: Vec<Aabb> = (0..n)
             .map(|i| match i % 11 {
                 3 => Aabb::new([f32::NAN; 3], [1.0; 3]),
-                // Not finite centres: walked last (from 64 queries the batch walks its queries
-                // along a curve of their centres).
+                // Centres that are not finite (batches on large containers walk these last:
+                // `batches_walked_along_the_curve_equal_one_query_at_a_time`).
                 5 => Aabb::new([f32::NEG_INFINITY; 3], [0.5; 3]),
                 9 => Aabb::new([-0.5; 3], [f32::INFINITY, 0.5, 0.5]),
                 7 => Aabb::new([1.0; 3], [0.0; 3]),

@@ -135,8 +135,9 @@ pub(super) const ORDERED_BATCH: usize = 64;
 
 /// Primitives from which a batch walks its queries along the curve (see [`walk_order`]).
 /// Below, the container's blocks stay in the caches whatever the order, and the sort is a cost
-/// without a gain: 1,000 small box queries on 100,000 boxes took 0.96-0.99x the time in the
-/// curve's order, on 300,000 1.02-1.09x, on 1,000,000 1.06-1.13x (Intel Xeon, 2026-11-27).
+/// without a gain: 1,000 small box queries on 100,000 boxes ran at 0.93-0.99x the speed in
+/// the curve's order, on 300,000 at 1.02-1.09x, on 1,000,000 at 1.06-1.13x (Intel Xeon,
+/// 2026-11-27).
 pub(super) const ORDERED_CONTAINER: usize = 1 << 18;
 
 /// The order in which a batch walks queries with these anchors (a permutation of
@@ -182,7 +183,8 @@ pub(super) fn walk_order(
             .enumerate()
             .map(|(i, a)| key(a) << index_bits | i as u32)
             .collect();
-        crate::radix::sort_indices(&mut packed, (2 << (3 * bits + index_bits)) - 1);
+        // Every packed value is below `2^(3 bits + 1 + index_bits)`, at most `2^32`.
+        crate::radix::sort_indices(&mut packed, u32::MAX >> (32 - (3 * bits + 1 + index_bits)));
         let mask = (1 << index_bits) - 1;
         return Some(packed.iter().map(|&p| p & mask).collect());
     }

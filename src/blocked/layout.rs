@@ -58,7 +58,7 @@ pub(crate) mod private {
 /// The `Layout` methods every container writes the same way over its rows and `K` columns:
 /// count, gather, a row, its validation, `set`, `from_slice` and the prefetch of a chunk.
 macro_rules! rows_layout {
-    ($c:ty, $prim:ty, $cols:literal) => {
+    ($c:ty, $prim:ty) => {
         #[inline]
         fn count(&self) -> usize {
             self.len()
@@ -99,7 +99,7 @@ macro_rules! rows_layout {
 impl private::Layout for Aabbs {
     type Level = Aabbs;
 
-    rows_layout!(Aabbs, Aabb, 6);
+    rows_layout!(Aabbs, Aabb);
 
     #[inline(always)]
     fn key_chunk(&self, chunk: usize) -> [Chunk; 6] {
@@ -135,7 +135,7 @@ fn sphere_bounds(s: &Sphere) -> Aabb {
 impl private::Layout for Spheres {
     type Level = Aabbs;
 
-    rows_layout!(Spheres, Sphere, 4);
+    rows_layout!(Spheres, Sphere);
 
     #[inline(always)]
     fn key_chunk(&self, chunk: usize) -> [Chunk; 6] {
@@ -205,7 +205,7 @@ fn obb_bounds(o: &Obb) -> Aabb {
 impl private::Layout for Obbs {
     type Level = Aabbs;
 
-    rows_layout!(Obbs, Obb, 15);
+    rows_layout!(Obbs, Obb);
 
     #[inline(always)]
     fn key_chunk(&self, chunk: usize) -> [Chunk; 6] {
@@ -304,8 +304,8 @@ fn fold_bounds<L: Level>(len: usize, chunk: usize, bound: impl Fn(usize) -> L::B
 /// The `Layout` of a container of tetrahedra or octahedra: everything but the key boxes and
 /// the bounds' kind, which the caller writes.
 macro_rules! hull_layout {
-    ($c:ty, $prim:ty, $cols:literal) => {
-        rows_layout!($c, $prim, $cols);
+    ($c:ty, $prim:ty) => {
+        rows_layout!($c, $prim);
 
         fn chunk_bounds(&self, chunk: usize) -> <Self::Level as Level>::Bound {
             fold_bounds::<Self::Level>(self.len(), chunk, |i| {
@@ -324,7 +324,7 @@ macro_rules! tets_layout {
         impl private::Layout for $c {
             type Level = $level;
 
-            hull_layout!($c, $prim, 4);
+            hull_layout!($c, $prim);
 
             #[inline(always)]
             fn key_chunk(&self, chunk: usize) -> [Chunk; 6] {
@@ -349,7 +349,7 @@ impl Blockable for Octahedra {}
 impl private::Layout for Octahedra {
     type Level = OctaHulls;
 
-    hull_layout!(Octahedra, Octahedron, 8);
+    hull_layout!(Octahedra, Octahedron);
 
     #[inline(always)]
     fn key_chunk(&self, chunk: usize) -> [Chunk; 6] {

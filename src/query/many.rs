@@ -52,7 +52,6 @@ const TILE_CHUNKS: usize = 1024;
 /// assert_eq!(boxes.count_hits_many(&lights), [2, 0, 0]);
 /// # Ok::<(), bvlanes::BvError>(())
 /// ```
-#[derive(Clone, Debug)]
 pub struct HitLists {
     /// `queries + 1` offsets into `indices`, starting at 0.
     pub offsets: Vec<u32>,
@@ -78,6 +77,27 @@ impl Default for HitLists {
             walked_offsets: Vec::new(),
             walked_indices: Vec::new(),
         }
+    }
+}
+
+/// The lists only: the buffers kept for the next batch's allocations are neither copied (a
+/// clone starts without them) nor shown.
+impl Clone for HitLists {
+    fn clone(&self) -> Self {
+        HitLists {
+            offsets: self.offsets.clone(),
+            indices: self.indices.clone(),
+            ..HitLists::default()
+        }
+    }
+}
+
+impl core::fmt::Debug for HitLists {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("HitLists")
+            .field("offsets", &self.offsets)
+            .field("indices", &self.indices)
+            .finish_non_exhaustive()
     }
 }
 
