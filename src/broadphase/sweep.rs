@@ -208,7 +208,7 @@ fn scan_into<V: Lanes, const SHAPE: u8, const ONCE: bool>(
             if SHAPE & DENSE != 0 {
                 // Branch-free: the writer stores a whole block's slots and counts the hits.
                 let slots: &mut [u32; 16] = (&mut buf[n..n + 16]).try_into().expect("16 slots");
-                n += V::write_indices(bits, (b * V::N) as u32, slots);
+                n += V::write_block_indices(bits, (b * V::N) as u32, slots);
             } else {
                 while bits != 0 {
                     buf[n] = (b * V::N) as u32 + bits.trailing_zeros();

@@ -206,6 +206,19 @@ impl Lanes for F32x8 {
         // The same two stores as the index writer's.
         Self::store_chunk_indices(bits, 0, packed, out)
     }
+    #[inline(always)]
+    fn write_block_indices(bits: u32, base: u32, out: &mut [u32; 16]) -> usize {
+        debug_assert!(bits <= 0xff, "a block's mask has 8 bits");
+        let lo = bits & 0xff;
+        // SAFETY: AVX2 is present (module safety model). The store writes 8 u32 at the start of
+        // `out` (16 long); the rest are register operations.
+        unsafe {
+            let positions = _mm256_cvtepu8_epi32(_mm_cvtsi64_si128(PACK8[lo as usize] as i64));
+            let indices = _mm256_add_epi32(positions, _mm256_set1_epi32(base as i32));
+            _mm256_storeu_si256(out.as_mut_ptr().cast::<__m256i>(), indices);
+        }
+        lo.count_ones() as usize
+    }
     type PackedIndices = [__m256i; 2];
     #[inline(always)]
     fn pack_chunk_indices(bits: u32, base: u32) -> [__m256i; 2] {

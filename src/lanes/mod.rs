@@ -163,6 +163,14 @@ pub trait Lanes: Copy {
         let slots = unsafe { &mut *out.cast::<[MaybeUninit<u32>; 16]>() };
         Self::write_chunk_indices(bits, base, slots)
     }
+    /// [`write_indices`](Self::write_indices) for the `N` lanes of one block: `bits` has no bit
+    /// at or above `N` (a block's mask, not a chunk's). A tier whose blocks are narrower than a
+    /// chunk may store only the block's slots (the 8-lane tier makes one 8-slot store where the
+    /// chunk writer makes two: the broadphase's sweep writes a block at a time).
+    #[inline(always)]
+    fn write_block_indices(bits: u32, base: u32, out: &mut [u32; 16]) -> usize {
+        Self::write_indices(bits, base, out)
+    }
     /// Number of set bits in a 16-bit chunk mask.
     #[inline(always)]
     fn count_chunk(bits: u32) -> usize {
@@ -487,6 +495,14 @@ mod tests {
                     .collect();
                 if got != want {
                     failures.push(format!("bits {bits:#x}, value writer: {got:?}"));
+                }
+                if bits < 1 << V::N {
+                    // A block's mask through the block writer.
+                    let mut block = [0xdead_beef_u32; 16];
+                    let n = V::write_block_indices(bits, base, &mut block);
+                    if block[..n] != hits_of(bits, base)[..] {
+                        failures.push(format!("bits {bits:#x}, block writer: {:?}", &block[..n]));
+                    }
                 }
                 let want = hits_of(bits, base);
                 for (k, &n) in n.iter().enumerate() {
