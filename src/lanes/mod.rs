@@ -166,7 +166,8 @@ pub trait Lanes: Copy {
     /// [`write_indices`](Self::write_indices) for the `N` lanes of one block: `bits` has no bit
     /// at or above `N` (a block's mask, not a chunk's). A tier whose blocks are narrower than a
     /// chunk may store only the block's slots (the 8-lane tier makes one 8-slot store where the
-    /// chunk writer makes two: the broadphase's sweep writes a block at a time).
+    /// chunk writer makes two, the 4-lane tier one 4-slot store where it makes four: the
+    /// broadphase's sweep writes a block at a time).
     #[inline(always)]
     fn write_block_indices(bits: u32, base: u32, out: &mut [u32; 16]) -> usize {
         Self::write_indices(bits, base, out)

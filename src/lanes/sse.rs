@@ -140,6 +140,16 @@ impl Lanes for F32x4 {
         n
     }
     #[inline(always)]
+    fn write_block_indices(bits: u32, base: u32, out: &mut [u32; 16]) -> usize {
+        debug_assert!(bits <= 15, "a block's mask has 4 bits");
+        // One quad of the chunk writer: the block's 4 slots, not the chunk's 16.
+        let nibble = bits & 15;
+        let idx = u32x4::new(PACK4[0][nibble as usize]) + u32x4::splat(base);
+        let dst: &mut [u32; 4] = (&mut out[..4]).try_into().expect("4 slots");
+        *dst = idx.to_array();
+        popcount4(nibble)
+    }
+    #[inline(always)]
     fn count_chunk(bits: u32) -> usize {
         popcount4(bits & 15)
             + popcount4((bits >> 4) & 15)
