@@ -664,9 +664,10 @@ impl<'a, C: Blockable> BlockedPinned<'a, C> {
     ///
     /// On a container of at least 262,144 primitives, a batch of at least 64 queries is walked
     /// in the order of a Morton curve through the queries' centres (boxes, spheres, points,
-    /// oriented boxes; tetrahedra and octahedra by three plane offsets; frusta keep their order), so that each query finds the blocks its neighbour read still
-    /// in the cache: 1,000 box queries on 1,000,000 boxes counted 1.1-1.4x faster. Only the
-    /// order of the walks changes, never an answer or where it is written.
+    /// oriented boxes; tetrahedra and octahedra by three plane offsets; frusta keep their
+    /// order), so that each query finds the blocks its neighbour read still in the cache: 1,000
+    /// box queries on 1,000,000 boxes counted 1.1-1.4x faster. Only the order of the walks
+    /// changes, never an answer or where it is written.
     ///
     /// # Panics
     /// If the batch has more than `u32::MAX` queries.
