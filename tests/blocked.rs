@@ -584,6 +584,19 @@ fn errors_name_the_index_and_change_nothing() {
         Err(BvError::IndexOutOfBounds { index: 1, len: 1 })
     );
     assert_eq!(b.get(0), Some(items[0]));
+    // A batch: the first error, and none of its moves made.
+    let moved = Aabb::new([5.0; 3], [6.0; 3]);
+    assert_eq!(
+        b.set_many(&[(0, moved), (0, Aabb::new([0.0; 3], [f32::INFINITY; 3]))]),
+        Err(BvError::NonFinite { index: 0 })
+    );
+    assert_eq!(
+        b.set_many(&[(0, moved), (3, moved), (0, items[1])]),
+        Err(BvError::IndexOutOfBounds { index: 3, len: 1 })
+    );
+    assert_eq!(b.get(0), Some(items[0]));
+    b.set_many(&[(0, moved), (0, items[0])]).unwrap();
+    assert_eq!(b.get(0), Some(items[0]), "the last move of an index wins");
     let empty = Blocked::<Aabbs>::from_slice(&[]).unwrap();
     assert!(empty.is_empty());
     assert_eq!(empty.levels(), 0);
@@ -961,6 +974,71 @@ fn batches_walked_along_the_curve_equal_one_query_at_a_time() {
                 }
             }
         }
+    }
+}
+
+/// From 262,144 primitives `set_many` fetches each move's lines ahead of its write: it still
+/// leaves what `set` of each move in turn leaves (rows, every level's bounds, the looseness bit
+/// for bit), with moves near and far, an index moved several times, batches shorter and longer
+/// than the look-ahead, and a failing batch that changes nothing.
+#[test]
+fn set_many_on_a_large_container_equals_set_of_each() {
+    let mut rng = TestRng::named(31, "blocked set_many large");
+    let n = (1 << 18) + 37;
+    let items: Vec<Aabb> = (0..n)
+        .map(|_| Aabb::random(&mut rng, [0.0; 3], 0.01))
+        .collect();
+    let mut one = Blocked::<Aabbs>::from_slice(&items).unwrap();
+    let mut many = one.clone();
+    let moves: Vec<(usize, Aabb)> = (0..3000)
+        .map(|k| {
+            let i = if k % 9 == 0 { 5 } else { rng.below(n) };
+            let at = if k % 4 == 0 {
+                [3.0, -2.0, 1.0]
+            } else {
+                [0.0; 3]
+            };
+            (i, Aabb::random(&mut rng, at, 0.05))
+        })
+        .collect();
+    for &(i, b) in &moves {
+        one.set(i, b).unwrap();
+    }
+    let mut rest = &moves[..];
+    for len in [0, 1, 15, 16, 17, 33, 500].into_iter().cycle() {
+        if rest.is_empty() {
+            break;
+        }
+        let (batch, after) = rest.split_at(len.min(rest.len()));
+        many.set_many(batch).unwrap();
+        rest = after;
+    }
+    let bad: Vec<(usize, Aabb)> = moves[..40]
+        .iter()
+        .copied()
+        .chain([(7, Aabb::new([0.0; 3], [f32::NAN; 3]))])
+        .collect();
+    assert_eq!(many.set_many(&bad), Err(BvError::NonFinite { index: 7 }));
+    assert!(one.looseness() > 1.0);
+    assert_eq!(many.looseness().to_bits(), one.looseness().to_bits());
+    for i in 0..n {
+        assert_eq!(many.get(i), one.get(i), "row {i}");
+    }
+    for level in 0..one.levels() {
+        for node in 0..n.div_ceil(16 << (4 * level)) {
+            assert_eq!(
+                many.bounds(level, node),
+                one.bounds(level, node),
+                "{level} {node}"
+            );
+        }
+    }
+    for _ in 0..50 {
+        let q = Aabb::random(&mut rng, [0.0; 3], 0.2);
+        assert_eq!(
+            many.hits(&q).collect::<Vec<_>>(),
+            one.hits(&q).collect::<Vec<_>>()
+        );
     }
 }
 

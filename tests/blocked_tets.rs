@@ -14,7 +14,7 @@ use bvlanes::{
 use common::*;
 
 /// A container of tetrahedra or octahedra under test: its primitive and the queries it answers.
-trait Case: Flat + Blockable<Primitive = Self::Item> {
+trait Case: Flat + Blockable<Primitive = Self::Item> + core::fmt::Debug {
     type Item: Shape + Copy + PartialEq + core::fmt::Debug;
     /// Every query type the container answers, around `at` with size `size` (random) or
     /// adversarial; returns the hit count of the first.

@@ -14,6 +14,8 @@
 //!   left untouched) must equal the flat container's, bit for bit;
 //! * `set` of a random index to an arbitrary primitive: the same `Result` as the flat `set`
 //!   (an error names the index and changes nothing), the same `get` after;
+//! * `set_many` of up to 8 moves: what `set` of each in turn leaves on a twin (the same
+//!   container, bit for bit), or the first error and nothing changed;
 //! * `refit`, `rebuild` and `optimize`: nothing visible changes (`get` of every index), the
 //!   looseness is never NaN, 1 after a rebuild, and at most the threshold when `optimize` kept
 //!   or refit the blocks.
@@ -199,7 +201,7 @@ fn run<C>(
         if inp.is_empty() {
             break;
         }
-        match inp.u8() % 8 {
+        match inp.u8() % 9 {
             0 => {
                 let i = inp.u32() as usize % (items.len() + 1);
                 let item = read(inp);
@@ -223,6 +225,28 @@ fn run<C>(
                 match blocked.optimize(max) {
                     Optimized::Kept | Optimized::Refit => assert!(blocked.looseness() <= max),
                     Optimized::Rebuilt => assert_eq!(blocked.looseness(), 1.0),
+                }
+                check_get(&flat, &blocked);
+            }
+            8 => {
+                // `set_many` of up to 8 moves against `set` of each in turn on a twin: the
+                // same container when all are valid; else the first error, and nothing moved.
+                let moves: Vec<(usize, C::Primitive)> = (0..inp.u8() % 9)
+                    .map(|_| (inp.u32() as usize % (items.len() + 1), read(inp)))
+                    .collect();
+                let before = format!("{blocked:?}");
+                let (mut flat_twin, mut twin) = (flat.clone(), blocked.clone());
+                let want = moves.iter().try_for_each(|&(i, item)| {
+                    let a = set(&mut flat_twin, i, item);
+                    assert_eq!(a, twin.set(i, item), "set({i}, {item:?})");
+                    a
+                });
+                assert_eq!(blocked.set_many(&moves), want, "set_many({moves:?})");
+                if want.is_ok() {
+                    flat = flat_twin;
+                    assert_eq!(format!("{blocked:?}"), format!("{twin:?}"));
+                } else {
+                    assert_eq!(format!("{blocked:?}"), before);
                 }
                 check_get(&flat, &blocked);
             }

@@ -50,6 +50,8 @@ pub(crate) mod private {
         fn put(&mut self, i: usize, item: Self::Primitive) -> Result<(), BvError>;
         /// A hint to fetch chunk `chunk` of the columns most queries read.
         fn prefetch_chunk(&self, chunk: usize);
+        /// A hint to fetch row `i` in every column (ahead of a [`put`](Layout::put) of it).
+        fn prefetch_row(&self, i: usize);
         /// A container holding `items` (validated, naming the index in `items`).
         fn from_items(items: &[Self::Primitive]) -> Result<Self, BvError>;
     }
@@ -85,6 +87,11 @@ macro_rules! rows_layout {
 
         fn from_items(items: &[$prim]) -> Result<Self, BvError> {
             <$c>::from_slice(items)
+        }
+
+        #[inline(always)]
+        fn prefetch_row(&self, i: usize) {
+            self.columns().prefetch_row(i);
         }
 
         #[inline(always)]

@@ -32,6 +32,9 @@ pub trait Level: Clone + Debug + Send + Sync {
     fn node(&self, i: usize) -> Self::Bound;
     /// Overwrites node `i < len()`.
     fn set_node(&mut self, i: usize, bound: Self::Bound);
+    /// A hint to fetch node `i` (ahead of a [`node`](Level::node) and
+    /// [`set_node`](Level::set_node) of it); nothing past the end.
+    fn prefetch_node(&self, i: usize);
     /// Whether `outer` already bounds everything `inner` bounds (for both of its uses).
     fn contains(outer: &Self::Bound, inner: &Self::Bound) -> bool;
     /// The least bound of both.
@@ -127,6 +130,11 @@ impl Level for Aabbs {
         // generic bound; none may skip a container's checks).
         self.set(i, bound)
             .expect("a union of finite, non-inverted boxes inside the level");
+    }
+
+    #[inline(always)]
+    fn prefetch_node(&self, i: usize) {
+        self.columns().prefetch_row(i);
     }
 
     #[inline]
@@ -230,6 +238,11 @@ impl<const W: usize, const LOWER: u32> Level for Hulls<W, LOWER> {
     #[inline]
     fn set_node(&mut self, i: usize, bound: [f32; W]) {
         self.cols.set(i, bound);
+    }
+
+    #[inline(always)]
+    fn prefetch_node(&self, i: usize) {
+        self.cols.prefetch_row(i);
     }
 
     #[inline]

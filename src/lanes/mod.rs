@@ -297,6 +297,22 @@ pub(crate) fn prefetch_address<T>(address: *const T) {
     let _ = address;
 }
 
+/// A hint to fetch the cache line at `address` into the second-level cache, not the first
+/// (for lines written a while later: `Blocked::set_many` measured faster with it than with
+/// [`prefetch_address`]); any address, as there.
+#[inline(always)]
+pub(crate) fn prefetch_address_l2<T>(address: *const T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: `prefetcht1` is SSE, part of the x86_64 baseline; a prefetch reads nothing
+    // architecturally and never faults, whatever the address.
+    unsafe {
+        use core::arch::x86_64::{_MM_HINT_T1, _mm_prefetch};
+        _mm_prefetch::<_MM_HINT_T1>(address.cast());
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = address;
+}
+
 /// [`Lanes::test_bits`] on every available tier against the scalar tier's, on bit patterns that
 /// are NaNs, infinities, signed zeros, subnormals and single bits (the collision filters the
 /// broadphase carries in `f32` lanes).

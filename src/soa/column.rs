@@ -160,6 +160,18 @@ impl<const K: usize> Columns<K> {
         }
     }
 
+    /// A hint to fetch the cache lines of row `i` in every column into the second-level cache
+    /// (a few writes ahead of a [`set`](Self::set) of it); nothing past the end.
+    #[inline(always)]
+    pub(crate) fn prefetch_row(&self, i: usize) {
+        if i < self.len {
+            for col in &self.cols {
+                // In bounds (`i < len`), and a prefetch never faults anyway.
+                crate::lanes::prefetch_address_l2(col.as_ptr().wrapping_add(i / Chunk::LANES));
+            }
+        }
+    }
+
     /// Removes row `i < len`, moving the last row into its place; returns the removed row.
     pub(crate) fn swap_remove(&mut self, i: usize) -> [f32; K] {
         let removed = self

@@ -2168,7 +2168,7 @@ flat!(Aabbs, Spheres, Obbs, UpTets, DownTets, Octahedra);
 /// `rounds` of queries (the caller's) on the built container, after random moves (`set` of a
 /// quarter of the rows to `moved(rng, kind)`, `kind` 0, 1 or 2 at random: near, far, huge),
 /// after a `refit`, after a `rebuild` and after an `update` of every row (to `moved(rng, 0)`).
-pub fn check_moves<C: Flat>(
+pub fn check_moves<C: Flat + Debug>(
     name: &str,
     items: &[C::Primitive],
     rng: &mut TestRng,
@@ -2196,6 +2196,10 @@ where
     if items.is_empty() {
         return coverage;
     }
+    // The same moves by `set` one at a time and by `set_many` in batches of 0 to 40 (shorter
+    // and longer than its look-ahead): the same container, down to its looseness.
+    let mut batched = blocked.clone();
+    let mut moves = Vec::new();
     for _ in 0..(items.len() / 4).max(1) {
         let i = rng.below(items.len());
         let kind = rng.below(3);
@@ -2203,7 +2207,36 @@ where
         blocked.set(i, p).unwrap();
         flat.put_row(i, p);
         assert_eq!(blocked.get(i), Some(p), "{name}: get({i}) after set");
+        moves.push((i, p));
     }
+    let mut rest = &moves[..];
+    while !rest.is_empty() || rng.below(2) == 0 {
+        let (batch, after) = rest.split_at(rng.below(41).min(rest.len()));
+        batched.set_many(batch).unwrap();
+        rest = after;
+    }
+    // A batch with an index past the end fails and changes nothing, not even the moves before.
+    let before = format!("{batched:?}");
+    let bad = [moves[0], (items.len(), moves[0].1)];
+    assert_eq!(
+        batched.set_many(&bad),
+        Err(BvError::IndexOutOfBounds {
+            index: items.len(),
+            len: items.len()
+        }),
+        "{name}"
+    );
+    assert_eq!(format!("{batched:?}"), before, "{name}: a failed set_many");
+    assert_eq!(
+        format!("{batched:?}"),
+        format!("{blocked:?}"),
+        "{name}: set_many against set of each"
+    );
+    assert_eq!(
+        batched.looseness().to_bits(),
+        blocked.looseness().to_bits(),
+        "{name}"
+    );
     rounds(&flat, &blocked, rng, &mut coverage);
     blocked.refit();
     rounds(&flat, &blocked, rng, &mut coverage);
