@@ -3,8 +3,8 @@
 //!
 //! Two kinds of level:
 //!
-//! * [`Aabbs`] for the containers whose block tests are box tests (`Aabbs`, `Spheres`, `Obbs`): a node
-//!   is the box around its primitives; its own sides serve the whole-block test.
+//! * [`Aabbs`] for the containers whose block tests are box tests (`Aabbs`, `Spheres`, `Obbs`):
+//!   a node is the box around its primitives; its own sides serve the whole-block test.
 //! * [`Hulls`] for the tetrahedra and octahedra, whose tests compare each of their columns with a
 //!   query value: a node holds, per column, the extreme that decides whether some primitive can
 //!   pass (the *outer* bound: the least of the lower bounds `min`, the greatest of the upper bounds
@@ -278,8 +278,9 @@ impl<const W: usize, const LOWER: u32> Level for Hulls<W, LOWER> {
 
     /// The outer bounds (the first half of the columns) come in groups of four, the four
     /// tetrahedron axes of one orientation (`UpHulls` and `DownHulls` one group, `OctaHulls` an up
-    /// and a down group). The four axes sum to zero, so a group bounds a tetrahedron whose size is the sum of its four upper
-    /// bounds, or minus the sum of its four lower bounds (0 for a point, more the larger).
+    /// and a down group). The four axes sum to zero, so a group bounds a tetrahedron whose size
+    /// is the sum of its four upper bounds, or minus the sum of its four lower bounds (0 for a
+    /// point, more the larger).
     fn size(b: &[f32; W]) -> f64 {
         let outer = (0..W).filter(|&k| Self::outer(k));
         let signed = outer.map(|k| {

@@ -596,8 +596,8 @@ macro_rules! box_level_bounds {
     ($($c:ty),*) => {$(
         impl Blocked<$c> {
             /// The bounds of level `level`'s node `node` (level 0: block `node`), for tests and
-            /// diagnostics: a box containing the node's primitives (a sphere's widened reach box, an
-            /// oriented box's bounding box), clamped to the f32 range.
+            /// diagnostics: a box containing the node's primitives (a sphere's widened reach
+            /// box, an oriented box's bounding box), clamped to the f32 range.
             #[must_use]
             pub fn bounds(&self, level: usize, node: usize) -> Option<Aabb> {
                 self.levels.get(level)?.get(node)
@@ -659,16 +659,19 @@ fn walk_order<C: Blockable, Q: BlockQuery<C>>(blocked: &Blocked<C>, queries: &[Q
 /// `out` (cleared) filled with the lists `offsets`, `indices` of the queries walked in `order`,
 /// each moved to its query's place.
 fn in_query_order(order: &[u32], offsets: &[u32], indices: &[u32], out: &mut HitLists) {
-    let mut lens = vec![0u32; order.len()];
+    // Each query's length at its end's place, then summed into the ends in place (no buffer of
+    // lengths: the sum of the lengths is `indices.len()`, whose offsets fit a `u32`).
+    let first = out.offsets.len();
+    out.offsets.resize(first + order.len(), 0);
+    let ends = &mut out.offsets[first..];
     for (k, &q) in order.iter().enumerate() {
-        lens[q as usize] = offsets[k + 1] - offsets[k];
+        ends[q as usize] = offsets[k + 1] - offsets[k];
     }
-    // The sum of the lengths is `indices.len()`, whose offsets fit a `u32`.
     let mut end = 0;
-    out.offsets.extend(lens.iter().map(|&len| {
-        end += len;
-        end
-    }));
+    for e in ends {
+        end += *e;
+        *e = end;
+    }
     out.indices.resize(indices.len(), 0);
     for (k, &q) in order.iter().enumerate() {
         let list = &indices[offsets[k] as usize..offsets[k + 1] as usize];
