@@ -134,7 +134,9 @@ impl Level for Aabbs {
 
     #[inline(always)]
     fn prefetch_node(&self, i: usize) {
-        self.columns().prefetch_row(i);
+        // The six box columns `node` reads; the diagonal column is written only when the node
+        // widens.
+        self.view().prefetch_chunk(i / Chunk::LANES);
     }
 
     #[inline]
