@@ -807,20 +807,13 @@ pub fn run(ctx: &Ctx<'_>, targets: &mut Vec<Target>) -> Vec<Table> {
             ),
         ] {
             let v = ms(&format!("{n} build {key}"));
-            t.push(vec![
-                Cell::count(n as u64),
-                Cell::text("build"),
-                Cell::text(row),
-                Cell::Empty,
-                Cell::num(v, sig3(v)),
-                Cell::Empty,
-                // The R-tree is built over the boxes, not the oriented boxes.
-                if key == "blocked obbs" {
-                    Cell::Empty
-                } else {
-                    Cell::times(tree / v)
-                },
-            ]);
+            // The R-tree is built over the boxes, not the oriented boxes.
+            let vs_tree = if key == "blocked obbs" {
+                Cell::Empty
+            } else {
+                Cell::times(tree / v)
+            };
+            t.push(timed_row(n, "build", row, v, vs_tree));
         }
         let each = ms(&format!("{n} refit 1%"));
         let refit = ms(&format!("{n} refit 1% many"));
@@ -828,15 +821,7 @@ pub fn run(ctx: &Ctx<'_>, targets: &mut Vec<Target>) -> Vec<Table> {
             ("Blocked::set each", each),
             ("Blocked::set_many (one batch)", refit),
         ] {
-            t.push(vec![
-                Cell::count(n as u64),
-                Cell::text("1 % of the boxes moved"),
-                Cell::text(row),
-                Cell::Empty,
-                Cell::num(v, sig3(v)),
-                Cell::Empty,
-                Cell::Empty,
-            ]);
+            t.push(timed_row(n, "1 % of the boxes moved", row, v, Cell::Empty));
         }
         if n == 1_000_000 {
             let build = ms(&format!("{n} build blocked"));
@@ -864,4 +849,18 @@ pub fn run(ctx: &Ctx<'_>, targets: &mut Vec<Target>) -> Vec<Table> {
         }
     }
     vec![t]
+}
+
+/// A row of `n` boxes without hits or a flat ratio: its work, its name, its time `ms` and its
+/// ratio to the R-tree (or nothing).
+fn timed_row(n: usize, work: &str, row: &str, ms: f64, vs_tree: Cell) -> Vec<Cell> {
+    vec![
+        Cell::count(n as u64),
+        Cell::text(work),
+        Cell::text(row),
+        Cell::Empty,
+        Cell::num(ms, sig3(ms)),
+        Cell::Empty,
+        vs_tree,
+    ]
 }
