@@ -134,9 +134,10 @@ impl Level for Aabbs {
 
     #[inline(always)]
     fn prefetch_node(&self, i: usize) {
-        // The six box columns `node` reads; the diagonal column is written only when the node
-        // widens.
-        self.view().prefetch_chunk(i / Chunk::LANES);
+        // All seven columns, into the second-level cache like the leaves' rows. (The six box
+        // columns alone, into the first-level cache, as `node` reads them and the diagonal is
+        // written only when the node widens: no measurable difference.)
+        self.columns().prefetch_row(i);
     }
 
     #[inline]
