@@ -1266,6 +1266,24 @@ fn every_axis_gives_the_same_pairs_and_auto_picks_the_spread_one() {
     let boxes = boxes_of(&items);
     assert_eq!(Sweep::new().axis_for(&boxes), SweepAxis::Z);
     assert_eq!(broadphase::complete_pairs(&boxes), []);
+    // The same past the 1,024 elements whose extents decide the axis (a sample of them), and
+    // in y: the sample's estimate picks the same axis.
+    for (axis, want) in [(2, SweepAxis::Z), (1, SweepAxis::Y)] {
+        let items: Vec<Aabb> = (0..20_000)
+            .map(|i| {
+                let mut lo = [
+                    (i % 7) as f32 * 0.1,
+                    (i % 5) as f32 * 0.1,
+                    (i % 3) as f32 * 0.1,
+                ];
+                lo[axis] = i as f32 * 10.0;
+                Aabb::new(lo, lo.map(|v| v + 1.0))
+            })
+            .collect();
+        let boxes = boxes_of(&items);
+        assert_eq!(Sweep::new().axis_for(&boxes), want);
+        assert_eq!(broadphase::complete_pairs(&boxes), []);
+    }
     // Isotropic: x.
     let items = terdiman(&mut rng, 1000, 1.0);
     assert_eq!(Sweep::new().axis_for(&boxes_of(&items)), SweepAxis::X);

@@ -320,8 +320,42 @@ pub(super) fn octahedron_row(t: [f32; 8], axis: usize) -> Row {
 }
 
 /// Per axis, over a set's elements: the sum of their extents along it, and the sum and the sum
-/// of squares of their centres along it (for choosing the sweep axis).
+/// of squares of their centres along it (for choosing the sweep axis and the grid); from
+/// [`STATS_SAMPLES`] elements on, estimated from a sample ([`sampled_stats`]).
 pub(super) type AxisStats = [[f64; 3]; 3];
+
+/// Most elements whose extents [`AxisStats`] sum: a larger set is sampled evenly (every
+/// `ceil(n / STATS_SAMPLES)`-th element, from the first) and the sums scaled to its size. They
+/// only choose the sweep axis and the grid, which change the time and not the pairs (the axis
+/// changes their order; the sample is fixed by the data, so the order is still the same on
+/// every backend and thread count). The mean extent and the spread of 1,024 elements are within
+/// a few per cent of the whole set's for any spread a scene has; a pass over all of them cost 6 %
+/// of a sweep of Terdiman's 10,000 boxes.
+pub(super) const STATS_SAMPLES: usize = 1024;
+
+/// The [`AxisStats`] of the `n` elements whose extent along axis `a` `extent(i, a)` gives:
+/// summed over every element up to [`STATS_SAMPLES`] of them, else over an even sample and
+/// scaled by `n` over the sample's size.
+#[inline]
+fn sampled_stats(n: usize, mut extent: impl FnMut(usize, usize) -> [f64; 2]) -> AxisStats {
+    let step = n.div_ceil(STATS_SAMPLES).max(1);
+    let mut stats = [[0.0; 3]; 3];
+    let mut taken = 0usize;
+    for i in (0..n).step_by(step) {
+        for a in 0..3 {
+            let [lo, hi] = extent(i, a);
+            add_extent(&mut stats, a, lo, hi);
+        }
+        taken += 1;
+    }
+    if step > 1 {
+        let scale = n as f64 / taken as f64;
+        for v in stats.iter_mut().flatten() {
+            *v *= scale;
+        }
+    }
+    stats
+}
 
 /// Adds an element's extent `[lo, hi]` along `axis` to `stats`.
 #[inline]
@@ -335,42 +369,28 @@ fn add_extent(stats: &mut AxisStats, axis: usize, lo: f64, hi: f64) {
 /// [`AxisStats`] of boxes.
 pub(super) fn box_stats(boxes: &Aabbs) -> AxisStats {
     let view = boxes.view();
-    let mut stats = [[0.0; 3]; 3];
-    for i in 0..boxes.len() {
-        for a in 0..3 {
-            let (lo, hi) = (view.lane(a, i), view.lane(3 + a, i));
-            add_extent(&mut stats, a, f64::from(lo), f64::from(hi));
-        }
-    }
-    stats
+    sampled_stats(boxes.len(), |i, a| {
+        [view.lane(a, i), view.lane(3 + a, i)].map(f64::from)
+    })
 }
 
 /// [`AxisStats`] of spheres.
 pub(super) fn sphere_stats(spheres: &Spheres) -> AxisStats {
     let view = spheres.view();
-    let mut stats = [[0.0; 3]; 3];
-    for i in 0..spheres.len() {
-        let r = f64::from(view.lane(3, i));
-        for a in 0..3 {
-            let c = f64::from(view.lane(a, i));
-            add_extent(&mut stats, a, c - r, c + r);
-        }
-    }
-    stats
+    sampled_stats(spheres.len(), |i, a| {
+        let (c, r) = (f64::from(view.lane(a, i)), f64::from(view.lane(3, i)));
+        [c - r, c + r]
+    })
 }
 
 /// [`AxisStats`] of octahedra.
 pub(super) fn octahedron_stats(octahedra: &Octahedra) -> AxisStats {
     let view = octahedra.view();
-    let mut stats = [[0.0; 3]; 3];
-    for i in 0..octahedra.len() {
+    sampled_stats(octahedra.len(), |i, a| {
         let t: [f32; 8] = core::array::from_fn(|k| view.lane(k, i));
-        for a in 0..3 {
-            let row = octahedron_row(t, a);
-            add_extent(&mut stats, a, f64::from(row[0]), f64::from(row[5]));
-        }
-    }
-    stats
+        let row = octahedron_row(t, a);
+        [row[0], row[5]].map(f64::from)
+    })
 }
 
 /// The sweep row of sphere `(x, y, z, r)` along `axis` (coordinate `a`): `[min a, x, y, max a,
@@ -434,5 +454,58 @@ mod tests {
             assert!(order_key(w[0]) < order_key(w[1]), "{w:?}");
         }
         assert_eq!(order_key(-0.0), order_key(0.0));
+    }
+
+    /// Up to `STATS_SAMPLES` elements every one is summed, in order; past it every
+    /// `ceil(n / STATS_SAMPLES)`-th from the first, scaled to `n` (which a set of equal elements
+    /// shows exactly), and a ramp's mean, spread and extent come out within a per cent.
+    #[test]
+    fn stats_sum_every_element_up_to_the_sample_size_then_an_even_sample() {
+        // Extent of element `i` along axis `a`: a ramp in x, a square ramp in y, constant in z.
+        let extent = |i: usize, a: usize| {
+            let c = [i as f64, (i * i % 977) as f64, 5.0][a];
+            let half = [1.0, 2.0 + (i % 3) as f64, 0.5][a];
+            [c - half, c + half]
+        };
+        for n in [0, 1, 2, 1000, STATS_SAMPLES] {
+            let mut want = [[0.0; 3]; 3];
+            for i in 0..n {
+                for a in 0..3 {
+                    let [lo, hi] = extent(i, a);
+                    add_extent(&mut want, a, lo, hi);
+                }
+            }
+            assert_eq!(sampled_stats(n, extent), want, "n {n}");
+        }
+        // Past the sample size: the elements read are exactly every step-th one.
+        for n in [STATS_SAMPLES + 1, 2 * STATS_SAMPLES + 1, 100_000] {
+            let step = n.div_ceil(STATS_SAMPLES);
+            let mut read = Vec::new();
+            let _ = sampled_stats(n, |i, a| {
+                if a == 0 {
+                    read.push(i);
+                }
+                [0.0, 1.0]
+            });
+            let want: Vec<usize> = (0..n).step_by(step).collect();
+            assert_eq!(read, want, "n {n}");
+            assert!(read.len() <= STATS_SAMPLES, "n {n}");
+            // Equal elements: the scaled sums are the whole set's.
+            let st = sampled_stats(n, |_, _| [2.0, 6.0]);
+            for row in st {
+                for (v, w) in row.iter().zip([4.0, 4.0, 16.0]) {
+                    assert!((v / n as f64 - w).abs() < 1e-12, "n {n}: {row:?}");
+                }
+            }
+            // A ramp: the mean centre, its spread and the mean extent within 1 %.
+            let st = sampled_stats(n, extent);
+            let nf = n as f64;
+            let mean = st[0][1] / nf;
+            let sd = (st[0][2] / nf - mean * mean).sqrt();
+            let (true_mean, true_sd) = ((nf - 1.0) / 2.0, nf / 12f64.sqrt());
+            assert!((mean / true_mean - 1.0).abs() < 0.01, "n {n}: mean {mean}");
+            assert!((sd / true_sd - 1.0).abs() < 0.01, "n {n}: sd {sd}");
+            assert!((st[0][0] / nf / 2.0 - 1.0).abs() < 1e-12, "n {n}");
+        }
     }
 }
