@@ -2,7 +2,7 @@
 //! (outsized ones after all others), then the levels of block bounds bottom up.
 
 use super::layout::Blockable;
-use super::level::Level;
+use super::level::{Level, Levels};
 use crate::lanes::Chunk;
 use crate::radix::radix_sort_runs;
 use crate::sample;
@@ -334,12 +334,12 @@ fn refine<C: Blockable>(c: &C, order: &mut [u32], crowded: Vec<Range<usize>>) {
 }
 
 /// The levels of block bounds over `leaves`: level 0 one node per chunk of primitives, each
-/// next level one node per chunk of the level below, up to a level of at most 16 nodes.
-pub(crate) fn levels<C: Blockable>(leaves: &C, threads: usize) -> Vec<C::Level> {
-    let mut levels: Vec<C::Level> = Vec::new();
+/// next level one node per chunk of the level below (the union of its 16 nodes: exact, as
+/// minima and maxima are), up to a level of at most 16 nodes.
+pub(crate) fn levels<C: Blockable>(leaves: &C, threads: usize) -> Levels<C::Level> {
     let n = leaves.count();
     if n == 0 {
-        return levels;
+        return Levels::from_levels(&[]);
     }
     // Level 0 per stretch of blocks (over rayon's pool when large); the levels above are 1/16
     // of it and stay on the calling thread.
@@ -355,23 +355,15 @@ pub(crate) fn levels<C: Blockable>(leaves: &C, threads: usize) -> Vec<C::Level> 
     } else {
         run_tasks(&stretches, bounds).concat()
     };
-    levels.push(C::Level::from_bounds(&first));
-    while levels.last().is_some_and(|l| l.len() > Chunk::LANES) {
-        let below = levels.last().expect("a level");
-        let next: Vec<_> = (0..below.len().div_ceil(Chunk::LANES))
-            .map(|c| below.chunk_bound(c))
+    let mut levels = vec![first];
+    while let Some(below) = levels.last().filter(|l| l.len() > Chunk::LANES) {
+        let next = below
+            .chunks(Chunk::LANES)
+            .map(|c| c[1..].iter().fold(c[0], |u, b| C::Level::union(&u, b)))
             .collect();
-        levels.push(C::Level::from_bounds(&next));
+        levels.push(next);
     }
-    levels
-}
-
-/// Per level, per axis, a lower bound of every node's side (`max - min` rounded down; see
-/// [`Level::min_sides`]): a box query narrower than it on some axis contains no node of the
-/// level, so the walk skips the whole-block test there. Bounds only grow under `set`, so the
-/// figures stay lower bounds.
-pub(crate) fn min_sides<L: Level>(levels: &[L]) -> Vec<[f32; 3]> {
-    levels.iter().map(Level::min_sides).collect()
+    Levels::from_levels(&levels)
 }
 
 #[cfg(test)]
@@ -463,7 +455,6 @@ mod tests {
     #[test]
     fn a_build_does_not_depend_on_the_thread_count() {
         use crate::blocked::Blocked;
-        use crate::blocked::level::Level;
         use crate::primitive::Aabb;
         use crate::soa::Aabbs;
         let mut x = 0x9e37_79b9_u32;
@@ -496,11 +487,11 @@ mod tests {
         assert_eq!(one.leaves, calling.leaves);
         assert_eq!(one.outsized, three.outsized);
         assert_eq!(one.leaves, three.leaves);
-        assert_eq!(one.levels.len(), three.levels.len());
-        for (a, b) in one.levels.iter().zip(&three.levels) {
-            assert_eq!(a.len(), b.len());
-            for i in 0..a.len() {
-                assert_eq!(a.node(i), b.node(i), "node {i}");
+        assert_eq!(one.levels.count(), three.levels.count());
+        for k in 0..one.levels.count() {
+            assert_eq!(one.levels.len(k), three.levels.len(k));
+            for i in 0..one.levels.len(k) {
+                assert_eq!(one.levels.node(k, i), three.levels.node(k, i), "node {i}");
             }
         }
     }

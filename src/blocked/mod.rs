@@ -11,7 +11,7 @@ pub use layout::Blockable;
 pub use reach::BlockQuery;
 
 use layout::private::Layout;
-use level::Level;
+use level::{Level, Levels};
 
 use crate::error::BvError;
 use crate::lanes::{Backend, Chunk, dispatch};
@@ -117,11 +117,9 @@ pub struct Blocked<C: Blockable> {
     order: Vec<u32>,
     /// `position[i]`: where the caller's primitive `i` is (the inverse of `order`).
     position: Vec<u32>,
-    /// The bounds: `levels[0]` one box per chunk of `leaves`, each next level one per chunk of
-    /// the one below; the last holds at most 16. Empty when there are no primitives.
-    levels: Vec<<C as Layout>::Level>,
-    /// Per level, a lower bound of its nodes' sides per axis ([`build::min_sides`]).
-    min_sides: Vec<[f32; 3]>,
+    /// The bounds: level 0 one box per chunk of `leaves`, each next level one per chunk of the
+    /// one below; the last holds at most 16. No level when there are no primitives.
+    levels: Levels<<C as Layout>::Level>,
     /// How many primitives are outsized (the last ones in curve order).
     outsized: usize,
     /// The threads of the build, its refits and rebuilds (0: all of rayon's pool).
@@ -174,13 +172,11 @@ impl<C: Blockable> Blocked<C> {
             position[i as usize] = p as u32;
         }
         let levels = build::levels(&leaves, threads);
-        let min_sides = build::min_sides(&levels);
         let mut blocked = Blocked {
             leaves,
             order,
             position,
             levels,
-            min_sides,
             outsized,
             threads,
             built_size: 0.0,
@@ -194,7 +190,7 @@ impl<C: Blockable> Blocked<C> {
     /// The blocks [`looseness`](Blocked::looseness) measures: those holding no outsized
     /// primitive (every block if all hold one).
     fn measured_blocks(&self) -> usize {
-        let blocks = self.levels.first().map_or(0, Level::len);
+        let blocks = self.levels.len(0);
         match (self.len() - self.outsized) / Chunk::LANES {
             0 => blocks,
             normal => normal,
@@ -203,11 +199,8 @@ impl<C: Blockable> Blocked<C> {
 
     /// The sizes of the measured blocks' bounds, summed.
     fn blocks_size(&self) -> f64 {
-        let Some(level) = self.levels.first() else {
-            return 0.0;
-        };
         (0..self.measured_blocks())
-            .map(|b| <C::Level as Level>::size(&level.node(b)))
+            .map(|b| <C::Level as Level>::size(&self.levels.node(0, b)))
             .sum()
     }
 
@@ -255,7 +248,7 @@ impl<C: Blockable> Blocked<C> {
     /// Levels of bounds above the primitives (0 when empty; 1 up to 16 blocks, ...).
     #[must_use]
     pub fn levels(&self) -> usize {
-        self.levels.len()
+        self.levels.count()
     }
 
     /// The caller's index of each primitive in block order: block `b` holds indices
@@ -337,8 +330,8 @@ impl<C: Blockable> Blocked<C> {
             if let Some((next, _)) = moves.get(k + AHEAD) {
                 let p = self.position[*next] as usize;
                 self.leaves.prefetch_row(p);
-                if let Some(level) = self.levels.first() {
-                    level.prefetch_node(p / Chunk::LANES);
+                if self.levels.count() > 0 {
+                    self.levels.prefetch_node(0, p / Chunk::LANES);
                 }
             }
             self.place(self.position[index] as usize, item);
@@ -354,9 +347,9 @@ impl<C: Blockable> Blocked<C> {
             .expect("a checked item at a position inside the container");
         let b = C::item_bounds(&item);
         let measured = self.measured_blocks();
-        for (k, level) in self.levels.iter_mut().enumerate() {
+        for k in 0..self.levels.count() {
             let node = p >> (4 * (k + 1));
-            let cur = level.node(node);
+            let cur = self.levels.node(k, node);
             if C::Level::contains(&cur, &b) {
                 // Every level above contains this one.
                 break;
@@ -365,7 +358,7 @@ impl<C: Blockable> Blocked<C> {
             if k == 0 && node < measured {
                 self.size += C::Level::size(&wider) - C::Level::size(&cur);
             }
-            level.set_node(node, wider);
+            self.levels.set_node(k, node, wider);
         }
     }
 
@@ -373,7 +366,6 @@ impl<C: Blockable> Blocked<C> {
     /// Linear in the number of primitives.
     pub fn refit(&mut self) {
         self.levels = build::levels(&self.leaves, self.threads);
-        self.min_sides = build::min_sides(&self.levels);
         self.size = self.blocks_size();
     }
 
@@ -600,7 +592,7 @@ macro_rules! box_level_bounds {
             /// box, an oriented box's bounding box), clamped to the f32 range.
             #[must_use]
             pub fn bounds(&self, level: usize, node: usize) -> Option<Aabb> {
-                self.levels.get(level)?.get(node)
+                self.levels.get(level, node)
             }
         }
     )*};

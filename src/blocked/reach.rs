@@ -246,11 +246,12 @@ macro_rules! reach {
 
 /// The box test on a level's bounds with corners `q_min`, `q_max`: a query's own corners, which
 /// the leaf's bind screened (the walk stops before the block tests when that fails, and
-/// screening returns them unchanged), a sphere's reach box, or the leaf kernel's box. Per level
-/// that costs a copy of the corners and a view, not a second screening and a box strategy's
-/// `match` per chunk tested (binding the query again on every level, a query of half extent 5
-/// on 100,000 boxes took 3,783 instructions, this way 3,642; one that misses the scene 1,122,
-/// this way 1,044: AVX2 under callgrind, 2026-11-27).
+/// screening returns them unchanged), a sphere's reach box, or the leaf kernel's box. That costs
+/// a copy of the corners and a view (once per query: every level is in one `Aabbs`, see
+/// `Levels`), not a second screening and a box strategy's `match` per chunk tested (binding
+/// the query again, a query of half extent 5 on 100,000 boxes took 3,783 instructions, this way
+/// 3,642; one that misses the scene 1,122, this way 1,044: AVX2 under callgrind, 2026-11-27,
+/// when each level was bound on its own).
 #[inline(always)]
 fn box_test((q_min, q_max): ([f32; 3], [f32; 3]), level: &Aabbs) -> Option<AabbsVsBox<'_>> {
     Some(AabbsVsBox {

@@ -228,22 +228,29 @@ fn walk<V: Lanes, C: Blockable, Q: BlockQuery<C>, O: Out>(
     let Some(leaf) = query.bind(&blocked.leaves) else {
         return out;
     };
-    let levels = &blocked.levels[..];
-    let Some(top) = levels.len().checked_sub(1) else {
+    let levels = &blocked.levels;
+    let Some(top) = levels.count().checked_sub(1) else {
         // No primitive.
         return out;
     };
-    // Each level's block test bound once (its splats then stay put for the whole walk).
-    let mut tests = [const { None }; super::MAX_LEVELS];
-    let mut inside = [const { None }; super::MAX_LEVELS];
-    for (l, level) in levels.iter().enumerate() {
-        tests[l] = query.test(level, &leaf);
-        if tests[l].is_none() {
-            // The block test hits nothing: neither can the query.
-            return out;
+    // The levels share one set of columns (`Levels`), so the block test is bound once for all
+    // of them (its splats then stay put for the whole walk).
+    let all = levels.all();
+    let Some(test) = query.test(all, &leaf) else {
+        // The block test hits nothing: neither can the query.
+        return out;
+    };
+    // The whole-block test likewise; `whole_levels` has bit `l` set where level `l` takes it
+    // (a box query narrower than a level's nodes skips it there).
+    let mut inside = None;
+    let mut whole_levels = 0u32;
+    for l in 0..=top {
+        if let Some(k) = query.inside(all, &leaf, levels.min_sides(l)) {
+            inside = Some(k);
+            whole_levels |= 1 << l;
         }
-        inside[l] = query.inside(level, &leaf, blocked.min_sides[l]);
     }
+    let (first, lens) = (levels.first_chunks(), levels.lens());
     // Depth first, children pushed last to first, so blocks are visited in position order.
     let mut stack = [0u32; STACK];
     stack[0] = top as u32;
@@ -253,16 +260,19 @@ fn walk<V: Lanes, C: Blockable, Q: BlockQuery<C>, O: Out>(
         let entry = stack[depth];
         let (level, chunk) = (entry & ((1 << LEVEL_BITS) - 1), entry >> LEVEL_BITS);
         let (level, chunk) = (level as usize, chunk as usize);
-        let Some(test) = &tests[level] else {
-            unreachable!("every level's test is bound");
-        };
-        let hit = test.chunk::<V>(chunk);
+        let at = first[level] + chunk;
+        let mut hit = test.chunk::<V>(at);
+        // The lanes past the level's last node repeat it: not nodes.
+        let rest = lens[level] - chunk * Chunk::LANES;
+        if rest < Chunk::LANES {
+            hit &= (1 << rest) - 1;
+        }
         if hit == 0 {
             continue;
         }
-        let whole = match &inside[level] {
-            Some(k) => k.chunk::<V>(chunk) & hit,
-            None => 0,
+        let whole = match &inside {
+            Some(k) if whole_levels >> level & 1 == 1 => k.chunk::<V>(at) & hit,
+            _ => 0,
         };
         // Node `n` of level `level` covers positions `n << shift ..`.
         let shift = 4 * (level + 1);
@@ -294,7 +304,7 @@ fn walk<V: Lanes, C: Blockable, Q: BlockQuery<C>, O: Out>(
                 bits &= bits - 1;
             }
         } else {
-            levels[level - 1].prefetch_chunks(chunk * Chunk::LANES, partly);
+            all.prefetch_chunks(first[level - 1] + chunk * Chunk::LANES, partly);
             let mut bits = partly;
             while bits != 0 {
                 let i = 31 - bits.leading_zeros();
