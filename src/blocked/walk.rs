@@ -261,8 +261,9 @@ fn walk<V: Lanes, C: Blockable, Q: BlockQuery<C>, O: Out>(
         let (level, chunk) = (entry & ((1 << LEVEL_BITS) - 1), entry >> LEVEL_BITS);
         let (level, chunk) = (level as usize, chunk as usize);
         let at = first[level] + chunk;
-        let mut hit = test.chunk::<V>(at);
-        // The lanes past the level's last node repeat it: not nodes.
+        // The level's lanes past its last node (copies of it) masked here, the container's
+        // padding with them (the levels fill whole chunks).
+        let mut hit = test.chunk_unmasked::<V>(at);
         let rest = lens[level] - chunk * Chunk::LANES;
         if rest < Chunk::LANES {
             hit &= (1 << rest) - 1;
@@ -271,7 +272,7 @@ fn walk<V: Lanes, C: Blockable, Q: BlockQuery<C>, O: Out>(
             continue;
         }
         let whole = match &inside {
-            Some(k) if whole_levels >> level & 1 == 1 => k.chunk::<V>(at) & hit,
+            Some(k) if whole_levels >> level & 1 == 1 => k.chunk_unmasked::<V>(at) & hit,
             _ => 0,
         };
         // Node `n` of level `level` covers positions `n << shift ..`.

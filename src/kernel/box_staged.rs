@@ -238,6 +238,15 @@ impl Prepared for BoxKernel<'_> {
             BoxKernel::SevenSided(k) => super::chunk_masked::<V, _>(k, chunk),
         }
     }
+    #[inline(always)]
+    fn chunk_unmasked<V: Lanes>(&self, chunk: usize) -> u32 {
+        match self {
+            BoxKernel::Direct(k) => super::chunk_bits::<V, _>(k, chunk),
+            BoxKernel::MinMax(k) => super::chunk_bits::<V, _>(k, chunk),
+            BoxKernel::Xyz(k) => super::chunk_bits::<V, _>(k, chunk),
+            BoxKernel::SevenSided(k) => super::chunk_bits::<V, _>(k, chunk),
+        }
+    }
     const GROUPED: bool = true;
     /// The direct strategy's queries (every plain box query) a group at a time
     /// ([`Grouped`](super::group::Grouped)) where that pays; a group that holds a staged

@@ -431,6 +431,10 @@ pub trait Prepared: Sized {
     /// Hit bits of chunk `chunk` alone (bit `i` = primitive `chunk * 16 + i`), padding lanes
     /// cleared: for walks that pick their chunks (the blocked containers), inside a tier.
     fn chunk<V: Lanes>(&self, chunk: usize) -> u32;
+    /// [`chunk`](Self::chunk) without clearing the padding lanes (they may be set): for a walk
+    /// that masks the lanes itself (the blocked containers' levels, each padded to whole chunks
+    /// inside one container).
+    fn chunk_unmasked<V: Lanes>(&self, chunk: usize) -> u32;
     /// Whether [`count_group`](Self::count_group) tests a group of queries at once (the kernel
     /// is [`Grouped`](group::Grouped)); if not, a batch counts query by query, which it does
     /// without collecting the bound queries first.
@@ -472,6 +476,10 @@ impl<K: Tiled> Prepared for K {
     #[inline(always)]
     fn chunk<V: Lanes>(&self, chunk: usize) -> u32 {
         chunk_masked::<V, K>(self, chunk)
+    }
+    #[inline(always)]
+    fn chunk_unmasked<V: Lanes>(&self, chunk: usize) -> u32 {
+        chunk_bits::<V, K>(self, chunk)
     }
     const GROUPED: bool = K::GROUPED;
     #[inline(always)]
@@ -517,6 +525,13 @@ impl<A: Tiled, B: Tiled> Prepared for Either<A, B> {
         match self {
             Either::Common(k) => chunk_masked::<V, A>(k, chunk),
             Either::Rare(k) => chunk_masked::<V, B>(k, chunk),
+        }
+    }
+    #[inline(always)]
+    fn chunk_unmasked<V: Lanes>(&self, chunk: usize) -> u32 {
+        match self {
+            Either::Common(k) => chunk_bits::<V, A>(k, chunk),
+            Either::Rare(k) => chunk_bits::<V, B>(k, chunk),
         }
     }
 }
