@@ -25,7 +25,7 @@
 //! the hits of an element spanning several cells are sorted by sweep position before they are
 //! reported. Pairs therefore come in exactly the one-axis sweep's order.
 
-use super::sorted::{MIN_X, Row, Shape, SortedBoxes, side_extent};
+use super::sorted::{MIN_X, Row, Shape, SortedBoxes, put_lane, side_extent};
 use super::sweep::{DENSE, HitStream, Once, code, row_at, with_code};
 use crate::lanes::{Chunk, Lanes, WithLanes};
 use crate::sample;
@@ -140,6 +140,147 @@ pub(super) struct Cells {
     spans: Vec<[u16; 4]>,
 }
 
+/// Fewest listings a task places (below twice as many, one task places them all); a few in the
+/// unit tests, whose scenes of 1,500 elements then place their lists in several tasks.
+const MIN_LISTINGS_PER_TASK: usize = if cfg!(test) { 64 } else { 32_768 };
+
+/// Places every element of `rows` (taken in sweep `order`, with its cell ranges `spans` per
+/// sorted position) in each cell of its ranges, at the next lane of that cell (`first[c]`:
+/// cell `c`'s first lane): its row and sorted position in `set`, its index in `by_lane`, the
+/// first cells it lacks there in `misses` (see [`Once`]). In tasks over `threads` threads, each
+/// the cells of one stretch of lanes (one thread's share of the listings; cells start at chunk
+/// boundaries, so the stretches are whole chunks): each task reads every element's cell ranges
+/// and places the listings in its own cells, so the lanes come out as one pass in sweep order
+/// would place them, whatever the split.
+fn place_listings(
+    (set, by_lane, misses): (&mut SortedBoxes, &mut [u32], &mut [Chunk]),
+    first: &[usize],
+    (rows, order, spans): (&[Row], &[u32], &[[u16; 4]]),
+    gz: usize,
+    threads: usize,
+) {
+    let end = by_lane.len();
+    let tasks = if end >= 2 * MIN_LISTINGS_PER_TASK {
+        crate::tasks::threads_or_default(threads).min(end / MIN_LISTINGS_PER_TASK)
+    } else {
+        1
+    };
+    // The first cell of each task after the first: where the lanes pass its share.
+    let mut cuts: Vec<usize> = Vec::new();
+    for t in 1..tasks {
+        let c = first.partition_point(|&f| f < end * t / tasks);
+        if c > cuts.last().copied().unwrap_or(0) && c < first.len() {
+            cuts.push(c);
+        }
+    }
+    let lanes_at: Vec<usize> = cuts.iter().map(|&c| first[c]).collect();
+    let stride = set.stride();
+    let mut by_lane = &mut by_lane[..];
+    let mut misses = &mut misses[..];
+    let mut parts = Vec::with_capacity(cuts.len() + 1);
+    let mut from = 0;
+    for ((data, perm), t) in set.split_lanes(&lanes_at).into_iter().zip(0..) {
+        let to = lanes_at.get(t).copied().unwrap_or(end);
+        let (b, b_rest) = by_lane.split_at_mut(to - from);
+        let (m, m_rest) = misses.split_at_mut((to - from) / Chunk::LANES);
+        let cells =
+            if t == 0 { 0 } else { cuts[t - 1] }..cuts.get(t).copied().unwrap_or(first.len());
+        parts.push(Listings {
+            whole: cuts.is_empty(),
+            fill: first[cells.clone()].to_vec(),
+            cells,
+            first_lane: from,
+            data,
+            perm,
+            by_lane: b,
+            misses: m,
+        });
+        (by_lane, misses, from) = (b_rest, m_rest, to);
+    }
+    crate::tasks::run_tasks_mut(&mut parts, |_, part| {
+        part.place(stride, rows, order, spans, gz);
+    });
+}
+
+/// One task's share of [`place_listings`]: the cells `cells`, whose lanes start at
+/// `first_lane` (the slices' first entries).
+struct Listings<'a> {
+    cells: Range<usize>,
+    /// Whether `cells` are all the cells (one share).
+    whole: bool,
+    /// Per cell of `cells`: its next free lane.
+    fill: Vec<usize>,
+    first_lane: usize,
+    data: &'a mut [Chunk],
+    perm: &'a mut [u32],
+    by_lane: &'a mut [u32],
+    misses: &'a mut [Chunk],
+}
+
+impl Listings<'_> {
+    /// Places the listings of every element in this share's cells (see [`place_listings`]).
+    /// With several shares the elements are taken a block at a time: first the block's elements
+    /// that have a cell here, gathered without a branch (whether an element has one is as good
+    /// as random, and a branch on it mispredicted about every other element), then those placed.
+    fn place(&mut self, stride: usize, rows: &[Row], order: &[u32], spans: &[[u16; 4]], gz: usize) {
+        const BLOCK: usize = 256;
+        if self.whole {
+            // Every cell: every element.
+            for s in 0..spans.len() {
+                self.place_one(stride, rows, order, spans, gz, s);
+            }
+            return;
+        }
+        let cells = self.cells.clone();
+        let mut mine = [0u32; BLOCK];
+        for (b, block) in spans.chunks(BLOCK).enumerate() {
+            let mut n = 0;
+            for (k, &sp) in block.iter().enumerate() {
+                let [y0, y1, z0, z1] = sp.map(usize::from);
+                // Row-major cells: the element's lie between its first and its last.
+                let here = y1 * gz + z1 >= cells.start && y0 * gz + z0 < cells.end;
+                mine[n] = k as u32;
+                n += usize::from(here);
+            }
+            for &k in &mine[..n] {
+                self.place_one(stride, rows, order, spans, gz, b * BLOCK + k as usize);
+            }
+        }
+    }
+
+    /// Places the element at sorted position `s` in each of its cells that is in this share.
+    #[inline(always)]
+    fn place_one(
+        &mut self,
+        stride: usize,
+        rows: &[Row],
+        order: &[u32],
+        spans: &[[u16; 4]],
+        gz: usize,
+        s: usize,
+    ) {
+        let cells = &self.cells;
+        let (i, [y0, y1, z0, z1]) = (order[s], spans[s].map(usize::from));
+        let row = &rows[i as usize];
+        for y in y0..y1 + 1 {
+            for z in z0..z1 + 1 {
+                let c = y * gz + z;
+                if !cells.contains(&c) {
+                    continue;
+                }
+                let lane = self.fill[c - cells.start];
+                self.fill[c - cells.start] += 1;
+                let l = lane - self.first_lane;
+                put_lane(self.data, self.perm, stride, l, row, s as u32);
+                self.by_lane[l] = i;
+                // The first cells the element lacks here (see `Once`).
+                let miss = u32::from(y > y0) | (u32::from(z > z0) << 1);
+                self.misses[l / Chunk::LANES].0[l % Chunk::LANES] = f32::from_bits(miss);
+            }
+        }
+    }
+}
+
 impl Cells {
     /// Lists the elements of `rows` (of `shape`, for sweep axis `axis`), taken in the sweep order
     /// `order` (ascending (min x, index)), by the cells of a grid of `dims` cells (`None`: the
@@ -216,21 +357,13 @@ impl Cells {
         } else {
             let spans: Vec<[u16; 4]> = order.iter().map(|&i| by_index[i as usize]).collect();
             misses = vec![Chunk([0.0; Chunk::LANES]); end / Chunk::LANES];
-            for (s, (&i, &sp)) in order.iter().zip(&spans).enumerate() {
-                let row = &rows[i as usize];
-                let [y0, y1, z0, z1] = sp.map(usize::from);
-                for y in y0..y1 + 1 {
-                    for z in z0..z1 + 1 {
-                        let (c, lane) = (y * gz + z, fill[y * gz + z]);
-                        set.put(lane, row, s as u32);
-                        by_lane[lane] = i;
-                        // The first cells the element lacks here (see `Once`).
-                        let miss = u32::from(y > y0) | (u32::from(z > z0) << 1);
-                        misses[lane / Chunk::LANES].0[lane % Chunk::LANES] = f32::from_bits(miss);
-                        fill[c] += 1;
-                    }
-                }
-            }
+            place_listings(
+                (&mut set, &mut by_lane, &mut misses),
+                &fill,
+                (rows, &order, &spans),
+                gz,
+                threads,
+            );
             spans
         };
         Cells {

@@ -118,14 +118,26 @@ impl SortedBoxes {
     #[inline(always)]
     pub(super) fn put(&mut self, s: usize, row: &Row, p: u32) {
         let stride = self.stride();
-        let (c, l) = (s / Chunk::LANES, s % Chunk::LANES);
-        for (k, chunk) in self.data[c * stride..(c + 1) * stride]
-            .iter_mut()
-            .enumerate()
-        {
-            chunk.0[l] = row[k];
+        put_lane(&mut self.data, &mut self.perm, stride, s, row, p);
+    }
+
+    /// The lanes split at `at` (ascending multiples of 16, at most the length) into
+    /// consecutive stretches, each as its chunks (`stride` columns a chunk) and its `perm`
+    /// entries, for [`put_lane`] from several tasks at once.
+    pub(super) fn split_lanes(&mut self, at: &[usize]) -> Vec<(&mut [Chunk], &mut [u32])> {
+        let stride = self.stride();
+        let mut out = Vec::with_capacity(at.len() + 1);
+        let (mut data, mut perm) = (&mut self.data[..], &mut self.perm[..]);
+        let mut from = 0;
+        for &a in at {
+            debug_assert_eq!(a % Chunk::LANES, 0);
+            let (d, d_rest) = data.split_at_mut((a - from) / Chunk::LANES * stride);
+            let (p, p_rest) = perm.split_at_mut(a - from);
+            out.push((d, p));
+            (data, perm, from) = (d_rest, p_rest, a);
         }
-        self.perm[s] = p;
+        out.push((data, perm));
+        out
     }
 
     /// Column `k` of the box at sorted position `s < len`.
@@ -166,6 +178,24 @@ pub(super) fn put_filter(row: &mut Row, shape: Shape, group: u32, mask: u32) {
     let at = shape.columns();
     row[at] = f32::from_bits(group);
     row[at + 1] = f32::from_bits(mask);
+}
+
+/// Writes `row` (its first `stride` values) and `perm` value `p` to lane `s` of the chunks
+/// `data` (`stride` columns a chunk, chunk-major as [`SortedBoxes`]) and `perm`.
+#[inline(always)]
+pub(super) fn put_lane(
+    data: &mut [Chunk],
+    perm: &mut [u32],
+    stride: usize,
+    s: usize,
+    row: &Row,
+    p: u32,
+) {
+    let (c, l) = (s / Chunk::LANES, s % Chunk::LANES);
+    for (k, chunk) in data[c * stride..(c + 1) * stride].iter_mut().enumerate() {
+        chunk.0[l] = row[k];
+    }
+    perm[s] = p;
 }
 
 /// Columns per element of `shape`'s rows, `filtered` or not.
