@@ -52,6 +52,20 @@ pub(crate) fn fill_in_stretches<T: Send>(
     run_tasks_mut(&mut stretches, |t, stretch| fill(t * per_task, stretch));
 }
 
+/// `(a(), b())`: the two in parallel with `rayon` when `parallel`, else one after the other.
+pub(crate) fn join_two<A: Send, B: Send>(
+    parallel: bool,
+    a: impl FnOnce() -> A + Send,
+    b: impl FnOnce() -> B + Send,
+) -> (A, B) {
+    #[cfg(feature = "rayon")]
+    if parallel {
+        return rayon::join(a, b);
+    }
+    let _ = parallel;
+    (a(), b())
+}
+
 /// Runs `task` on every item, in parallel with `rayon` when there is more than one, and returns
 /// the results in item order (so the output does not depend on the thread count).
 pub(crate) fn run_tasks<I: Sync, T: Send>(

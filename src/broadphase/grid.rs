@@ -29,7 +29,7 @@ use super::sorted::{MIN_X, Row, Shape, SortedBoxes, put_lane, side_extent};
 use super::sweep::{DENSE, HitStream, Once, code, row_at, with_code};
 use crate::lanes::{Chunk, Lanes, WithLanes};
 use crate::sample;
-use crate::tasks::fill_in_stretches;
+use crate::tasks::{fill_in_stretches, join_two, threads_or_default};
 use core::ops::Range;
 
 /// Most cells along one axis.
@@ -138,6 +138,35 @@ pub(super) struct Cells {
     order: Vec<u32>,
     /// Per sorted position: its cell ranges (see [`Grid::span`]); empty with one cell.
     spans: Vec<[u16; 4]>,
+}
+
+/// Per element of `rows` (by original index): its cell ranges in `grid` ([`Grid::span`]);
+/// empty with one cell. In stretches over `threads` threads (zeroed memory from the allocator,
+/// so the pages are first touched, and faulted in, by the stretches too).
+fn cell_ranges(
+    shape: Shape,
+    axis: usize,
+    rows: &[Row],
+    grid: Grid,
+    threads: usize,
+) -> Vec<[u16; 4]> {
+    let [gy, gz] = grid.dims();
+    if gy * gz == 1 {
+        return Vec::new();
+    }
+    let mut spans = vec![[0u16; 4]; rows.len()];
+    fill_in_stretches(
+        &mut spans,
+        1,
+        MIN_SPANS_PER_TASK,
+        threads,
+        |from, stretch| {
+            for (sp, r) in stretch.iter_mut().zip(&rows[from..]) {
+                *sp = grid.span(side_extent(shape, axis, r));
+            }
+        },
+    );
+    spans
 }
 
 /// Fewest listings a task places (below twice as many, one task places them all); a few in the
@@ -291,11 +320,11 @@ impl Cells {
         filtered: bool,
         axis: usize,
         rows: &[Row],
-        order: Vec<u32>,
+        order: impl FnOnce() -> Vec<u32> + Send,
         (dims, stats): (Option<[usize; 2]>, Option<SideStats>),
         threads: usize,
     ) -> Cells {
-        let n = order.len();
+        let n = rows.len();
         // Per element, by original index: its cell ranges (empty with one cell). The passes in
         // the rows' own order are sequential; the one in sweep order reads each row once.
         let extents = rows.iter().map(|r| side_extent(shape, axis, r));
@@ -309,33 +338,24 @@ impl Cells {
             ),
         };
         let [gy, gz] = grid.dims();
-        let by_index: Vec<[u16; 4]> = if gy * gz == 1 {
-            Vec::new()
-        } else {
-            // In stretches over the threads (zeroed memory from the allocator, so the pages
-            // are first touched, and faulted in, by the stretches too).
-            let mut spans = vec![[0u16; 4]; n];
-            fill_in_stretches(
-                &mut spans,
-                1,
-                MIN_SPANS_PER_TASK,
-                threads,
-                |from, stretch| {
-                    for (sp, r) in stretch.iter_mut().zip(&rows[from..]) {
-                        *sp = grid.span(side_extent(shape, axis, r));
-                    }
-                },
-            );
-            spans
+        // The cell ranges and the cells' sizes beside the sweep order's sort (on two threads
+        // when the ranges are made in stretches).
+        let ranges = || {
+            let by_index = cell_ranges(shape, axis, rows, grid, threads);
+            // Cell sizes.
+            let mut fill = vec![0usize; gy * gz];
+            if by_index.is_empty() {
+                fill[0] = n;
+            }
+            for &sp in &by_index {
+                for_cells(sp, gz, |c| fill[c] += 1);
+            }
+            (by_index, fill)
         };
-        // Cell sizes, then their starts (each list, plus a padding lane, rounded up to chunks).
-        let mut fill = vec![0usize; gy * gz];
-        if by_index.is_empty() {
-            fill[0] = n;
-        }
-        for &sp in &by_index {
-            for_cells(sp, gz, |c| fill[c] += 1);
-        }
+        let parallel = threads_or_default(threads) > 1 && n >= 2 * MIN_SPANS_PER_TASK;
+        let (order, (by_index, mut fill)) = join_two(parallel, order, ranges);
+        debug_assert_eq!(order.len(), n);
+        // Their starts (each list, plus a padding lane, rounded up to chunks).
         let mut starts = Vec::with_capacity(gy * gz);
         let mut end = 0;
         for f in &mut fill {

@@ -686,7 +686,7 @@ impl Sweep {
         order: Vec<u32>,
     ) -> Vec<(u32, u32)> {
         let dims = (self.grid_dims(), stats);
-        let cells = Cells::build(shape, false, axis, rows, order, dims, self.threads);
+        let cells = Cells::build(shape, false, axis, rows, || order, dims, self.threads);
         join(self.complete_tasks(&cells, self.tasks(cells.len())))
     }
 
@@ -703,14 +703,13 @@ impl Sweep {
     fn cells<C: Sweepable>(&self, set: &C) -> Cells {
         let (axis, stats) = self.axis_and_stats(&[set]);
         let (shape, rows) = set.rows(axis, self.threads);
-        let order = sorted::sweep_order(&rows);
         let dims = self.grid_dims();
         Cells::build(
             shape,
             set.filtered(),
             axis,
             &rows,
-            order,
+            || sorted::sweep_order(&rows),
             (dims, stats),
             self.threads,
         )
@@ -795,8 +794,8 @@ impl Sweep {
             let (group, mask) = if u < nb { (2, 1) } else { (1, 2) };
             sorted::put_filter(row, shape, group, mask);
         }
-        let order = sorted::sweep_order(&rows);
         let dims = (self.grid_dims(), stats);
+        let order = || sorted::sweep_order(&rows);
         Cells::build(shape, true, axis, &rows, order, dims, self.threads)
     }
 
