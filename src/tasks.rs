@@ -33,7 +33,7 @@ pub(crate) fn chunks_per_task(items: usize, min: usize, threads: usize) -> usize
     if threads <= 1 || items < 2 * min {
         return items.max(1);
     }
-    items.div_ceil(4 * threads).max(min)
+    items.div_ceil(threads.saturating_mul(4)).max(min)
 }
 
 /// Fills `items` a stretch at a time, `fill(first, stretch)` with `first` the stretch's first

@@ -10,8 +10,9 @@ mod common;
 use bvlanes::broadphase::{self, Sweep, SweepAndPrune, SweepAxis};
 use bvlanes::cull::{CellOrder, ClusterGrid, LightLists, LightMasks};
 use bvlanes::{
-    Aabb, Aabbs, Backend, BoxStrategy, BvError, Conservative, DownTet, DownTets, Frustum, Obb,
-    Obbs, Octahedra, Octahedron, Pinned, Sphere, Spheres, Staged, UpTet, UpTets, pairwise, seeds,
+    Aabb, Aabbs, Backend, Blocked, BoxStrategy, BvError, Conservative, DownTet, DownTets, Frustum,
+    Obb, Obbs, Octahedra, Octahedron, Pinned, Sphere, Spheres, Staged, UpTet, UpTets, pairwise,
+    seeds,
 };
 use common::*;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -553,6 +554,54 @@ fn regression_huge_thread_counts_do_not_overflow() {
             one,
             "{threads} threads"
         );
+    }
+}
+
+/// The same in the batches and the blocked containers: `4 * threads` overflowed when a batch of
+/// queries (flat or blocked) or a blocked build was split into tasks (found when
+/// `SweepAndPrune`, given a sweep of `usize::MAX` threads, came to query a `Blocked<Aabbs>`).
+#[test]
+fn regression_huge_thread_counts_do_not_overflow_in_batches_and_blocks() {
+    // Enough boxes for a split build (2,048 chunks) and for a split batch (2^22 tests).
+    let boxes: Vec<Aabb> = (0..40_000)
+        .map(|i| {
+            let c = [(i % 40) as f32, (i / 40 % 40) as f32, (i / 1600) as f32];
+            Aabb::new(c, c.map(|v| v + 1.5))
+        })
+        .collect();
+    let flat = Aabbs::from_slice(&boxes).expect("valid");
+    let queries: Vec<Aabb> = (0..300)
+        .map(|i| {
+            let c = [(i % 37) as f32, (i % 23) as f32, (i % 19) as f32];
+            Aabb::new(c, c.map(|v| v + 2.0))
+        })
+        .collect();
+    let one = Blocked::new_with_threads(&flat, 1);
+    let want = one
+        .with_backend(Backend::Scalar)
+        .expect("scalar")
+        .with_threads(1)
+        .hits_many(&queries);
+    for threads in [usize::MAX, usize::MAX / 2 + 1, u32::MAX as usize] {
+        let blocked = Blocked::new_with_threads(&flat, threads);
+        assert_eq!(blocked.order(), one.order(), "{threads} threads");
+        let pinned = blocked
+            .with_backend(Backend::Scalar)
+            .expect("scalar")
+            .with_threads(threads);
+        assert_eq!(pinned.hits_many(&queries), want, "{threads} threads");
+        let flat_batch = flat
+            .with_backend(Backend::Scalar)
+            .expect("scalar")
+            .with_threads(threads);
+        let lists = flat_batch.hits_many(&queries[..120]);
+        for q in 0..120 {
+            assert_eq!(
+                lists.query(q),
+                want.query(q),
+                "{threads} threads, query {q}"
+            );
+        }
     }
 }
 

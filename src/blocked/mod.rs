@@ -719,7 +719,7 @@ impl<'a, C: Blockable> BlockedPinned<'a, C> {
         let tasks = if threads <= 1 {
             1
         } else {
-            (n / QUERIES_PER_TASK).clamp(1, 4 * threads)
+            (n / QUERIES_PER_TASK).clamp(1, threads.saturating_mul(4))
         };
         (0..tasks)
             .map(|t| n * t / tasks..n * (t + 1) / tasks)

@@ -219,7 +219,7 @@ fn plan(len: usize, nq: usize, threads: usize, tasks: &mut Vec<Task>) {
         return;
     }
     // A few tasks per thread, so that a thread slowed by another process hands work on.
-    let want = threads * 4;
+    let want = threads.saturating_mul(4);
     if tiles >= threads {
         let n = want.min(tiles);
         for i in 0..n {
