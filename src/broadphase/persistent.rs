@@ -2,15 +2,19 @@
 //! that moved.
 
 use super::Sweep;
-use super::sorted::{Row, Shape, SortedBoxes, box_rows, order_key, sweep_order};
-use super::sweep::window_scan;
-use crate::lanes::{Lanes, WithLanes, dispatch};
-use crate::radix::radix_sort;
-use crate::round::{extent_up, f32_at_most, reach_down};
+use super::sorted::{Shape, box_rows, sweep_order};
+use crate::blocked::Blocked;
+use crate::primitive::Aabb;
+use crate::query::HitLists;
 use crate::soa::Aabbs;
 
 /// Above this share of moved boxes an update recomputes everything (one in eight).
 const MOVED_SHARE_FOR_FULL: usize = 8;
+
+/// The [`Blocked::optimize`] bound of the blocks the moved boxes are queried against: past it
+/// their bounds, widened by the moves, are refit (and the order rebuilt if a refit does not
+/// bring them back under it).
+const MAX_LOOSENESS: f64 = 1.5;
 
 /// The overlapping pairs of a set of boxes that changes from frame to frame (temporal
 /// coherence, seed 002).
@@ -19,11 +23,16 @@ const MOVED_SHARE_FOR_FULL: usize = 8;
 /// frame) and returns every overlapping pair `(i, j)`, `i < j`, once, **ascending** — the same set
 /// as [`Sweep::complete_pairs`], in `(i, j)` order. When the number of boxes is unchanged and at
 /// most one box in eight moved (any change of its bounds), only the pairs of the moved boxes are
-/// recomputed: the old pairs between unmoved boxes stand, each moved box is tested against the
-/// boxes whose min x lies within the widest box of its own, and the sorted order is repaired by
-/// insertion sort from the previous frame's. Otherwise the whole set is swept again.
-/// [`added`](Self::added) and [`removed`](Self::removed) give the difference from the previous
-/// update.
+/// recomputed: the old pairs between unmoved boxes stand, and each moved box is queried against
+/// this frame's boxes in a [`Blocked<Aabbs>`](Blocked) that the structure keeps from frame to
+/// frame (the moved boxes written with [`Blocked::set_many`], its bounds
+/// [`optimize`](Blocked::optimize)d past a looseness of 1.5), with the sweep's backend and
+/// threads. Otherwise the whole set is swept again (and the blocks, if any, are brought up to
+/// date with [`Blocked::update`]). So an incremental update costs a pass over the boxes (to find
+/// the moved ones) and over the pairs (to merge), plus a small query per moved box; the blocks
+/// are built at the first incremental update (one [`Blocked::new`]) and take about the boxes'
+/// own memory again. [`added`](Self::added) and [`removed`](Self::removed) give the difference
+/// from the previous update.
 ///
 /// ```
 /// use bvlanes::broadphase::{Sweep, SweepAndPrune};
@@ -42,10 +51,15 @@ pub struct SweepAndPrune {
     sweep: Sweep,
     /// The sweep axis (0, 1, 2) of the last full sweep, kept by incremental updates.
     axis: usize,
-    /// Last frame's boxes, by index, as rows along `axis`.
-    rows: Vec<Row>,
-    /// Last frame's sorted order (original indices in ascending (min x, index) order).
-    order: Vec<u32>,
+    /// Last frame's boxes.
+    boxes: Aabbs,
+    /// The boxes as of the last update in blocks, for the moved boxes' queries (`None` until
+    /// the first incremental update, and after a full one that changed the count).
+    blocked: Option<Blocked<Aabbs>>,
+    /// The moved boxes of the last update, ascending (kept for its memory).
+    moved: Vec<u32>,
+    /// The moved boxes' hit lists of the last incremental update (kept for its memory).
+    lists: HitLists,
     /// Last frame's pairs, ascending.
     pairs: Vec<(u32, u32)>,
     /// The buffer of the frame before last's pairs, reused for the next merge.
@@ -66,67 +80,114 @@ impl SweepAndPrune {
 
     /// This frame's pairs (see the [type docs](Self)).
     pub fn update(&mut self, boxes: &Aabbs) -> &[(u32, u32)] {
-        // The axis stays while updates are incremental; a full sweep chooses it again.
-        let mut rows = box_rows(boxes, self.axis, self.sweep.threads());
-        // The moved boxes, and in the same pass the largest x extent of any box, rounded up
-        // (the windows' reach, see `moved_pairs`).
-        let mut moved = Vec::new();
-        let mut widest = 0.0f64;
-        if rows.len() == self.rows.len() {
-            for (i, (row, old)) in rows.iter().zip(&self.rows).enumerate() {
-                widest = widest.max(extent_up(row[0], row[3]));
-                if row != old {
-                    moved.push(i as u32);
-                }
-            }
+        let n = boxes.len();
+        // The moved boxes, found as last frame's boxes are overwritten with this frame's.
+        let same_count = self.boxes.len() == n;
+        self.moved.clear();
+        if same_count {
+            self.boxes.take_changed(boxes, &mut self.moved);
+        } else {
+            self.boxes.clone_from(boxes);
         }
-        let incremental = rows.len() == self.rows.len()
-            && moved.len() * MOVED_SHARE_FOR_FULL <= rows.len()
-            && self.order.len() == rows.len();
         let old = core::mem::take(&mut self.pairs);
-        if incremental {
-            let keys = |i: u32| order_key(rows[i as usize][0]);
-            self.order =
-                repair_order(core::mem::take(&mut self.order), keys).unwrap_or_else(|| {
-                    radix_sort(&(0..rows.len() as u32).map(keys).collect::<Vec<_>>())
-                });
-            let set = SortedBoxes::from_order(Shape::Boxes, false, &rows, self.order.clone());
+        if same_count && self.moved.len() * MOVED_SHARE_FOR_FULL <= n {
             // One bit per box (a bit set stays in the L1 cache through the merge's pass over
             // every pair, where a `bool` per box of 100,000 did not).
-            let mut moved_bits = vec![0u64; rows.len().div_ceil(64)];
-            for &m in &moved {
+            let mut moved_bits = vec![0u64; n.div_ceil(64)];
+            for &m in &self.moved {
                 moved_bits[m as usize / 64] |= 1 << (m % 64);
             }
             let is_moved = |i: u32| moved_bits[i as usize / 64] >> (i % 64) & 1 != 0;
-            let fresh = self.moved_pairs(&set, &rows, &moved, widest, is_moved);
-            let touches = |&(i, j): &(u32, u32)| is_moved(i) | is_moved(j);
+            let fresh = self.moved_pairs(boxes, is_moved);
             // The kept pairs merged with the fresh ones into last-but-one frame's buffer (no new
             // memory for the pairs in a steady loop), the stale ones set aside, in one pass.
             let mut pairs = core::mem::take(&mut self.spare);
-            let stale = merge_kept(&old, &fresh, touches, &mut pairs);
+            let stale = merge_kept(&old, &fresh, is_moved, &mut pairs);
             self.pairs = pairs;
             self.spare = old;
             self.added = difference(&fresh, &stale);
             self.removed = difference(&stale, &fresh);
         } else {
             let (axis, stats) = self.sweep.axis_and_stats(&[boxes]);
-            if axis != self.axis {
-                self.axis = axis;
-                rows = box_rows(boxes, axis, self.sweep.threads());
-            }
+            self.axis = axis;
+            let rows = box_rows(boxes, axis, self.sweep.threads());
             let order = sweep_order(&rows);
-            let mut pairs =
-                self.sweep
-                    .sweep_rows(Shape::Boxes, (axis, stats), &rows, order.clone());
+            let mut pairs = self
+                .sweep
+                .sweep_rows(Shape::Boxes, (axis, stats), &rows, order);
             pairs.sort_unstable();
-            self.order = order;
             self.added = difference(&pairs, &old);
             self.removed = difference(&old, &pairs);
             self.pairs = pairs;
             self.spare = old;
+            // The blocks follow this frame (a pass over the boxes in their order, far cheaper
+            // than the sweep), or go if the count changed (built again when next needed).
+            match &mut self.blocked {
+                Some(blocked) if same_count => {
+                    blocked
+                        .update(boxes)
+                        .expect("the blocks hold as many boxes as this frame");
+                    blocked.optimize(MAX_LOOSENESS);
+                }
+                _ => self.blocked = None,
+            }
         }
-        self.rows = rows;
         &self.pairs
+    }
+
+    /// Every pair with at least one moved box (`self.moved`, this frame's `boxes`), ascending:
+    /// each moved box queried against the blocks, which are first brought to this frame (the
+    /// moved boxes written) or built. A pair of two moved boxes (`is_moved`) is reported by its
+    /// smaller index's query only.
+    fn moved_pairs(&mut self, boxes: &Aabbs, is_moved: impl Fn(u32) -> bool) -> Vec<(u32, u32)> {
+        let threads = self.sweep.threads();
+        let moved = &self.moved;
+        let item = |&m: &u32| boxes.get(m as usize).expect("a moved box below the count");
+        let blocked = match &mut self.blocked {
+            Some(blocked) => {
+                let moves: Vec<(usize, Aabb)> =
+                    moved.iter().map(|m| (*m as usize, item(m))).collect();
+                blocked
+                    .set_many(&moves)
+                    .expect("boxes of a valid container, at indices below its count");
+                blocked.optimize(MAX_LOOSENESS);
+                blocked
+            }
+            None => self
+                .blocked
+                .insert(Blocked::new_with_threads(boxes, threads)),
+        };
+        let queries: Vec<Aabb> = moved.iter().map(item).collect();
+        blocked
+            .with_backend(self.sweep.backend())
+            .expect("a sweep's backend runs on this CPU")
+            .with_threads(threads)
+            .hits_many_into(&queries, &mut self.lists);
+        // A query's own box is among its hits; a pair of two moved boxes comes from both. As
+        // `moved` and each list ascend, the pairs with the moved box first come out ascending;
+        // the others are sorted (as one `u64` each: a compare each), then the two are merged.
+        let hits = self.lists.indices.len();
+        let (mut first, mut second) = (Vec::with_capacity(hits), Vec::with_capacity(hits));
+        for (q, &m) in moved.iter().enumerate() {
+            for &o in self.lists.query(q) {
+                if m < o {
+                    first.push((m, o));
+                } else if o < m && !is_moved(o) {
+                    second.push(u64::from(o) << 32 | u64::from(m));
+                }
+            }
+        }
+        second.sort_unstable();
+        let mut out = Vec::with_capacity(first.len() + second.len());
+        let mut rest = first.as_slice();
+        for (o, m) in second.iter().map(|&k| ((k >> 32) as u32, k as u32)) {
+            let before = rest.partition_point(|&p| p < (o, m));
+            out.extend_from_slice(&rest[..before]);
+            rest = &rest[before..];
+            out.push((o, m));
+        }
+        out.extend_from_slice(rest);
+        out
     }
 
     /// The pairs of the last update, ascending.
@@ -146,120 +207,52 @@ impl SweepAndPrune {
     pub fn removed(&self) -> &[(u32, u32)] {
         &self.removed
     }
-
-    /// Every pair with at least one moved box, ascending: each moved box against the boxes whose
-    /// min x lies in `[its min x - widest, its max x]` (any box overlapping it on x starts
-    /// there), `widest` the largest x extent of any box, rounded up (rounded to nearest in f32,
-    /// a box from -0.03 to 1e6 is 1e6 wide, and a box moved to touch it at 1e6 would miss it).
-    /// `is_moved(i)`: whether box `i` is in `moved`.
-    fn moved_pairs(
-        &self,
-        set: &SortedBoxes,
-        rows: &[Row],
-        moved: &[u32],
-        widest: f64,
-        is_moved: impl Fn(u32) -> bool,
-    ) -> Vec<(u32, u32)> {
-        // In x order: consecutive moved boxes' windows then overlap, so each window is mostly
-        // in the cache already (in index order, each was a fresh read of the sorted set).
-        let mut by_x = moved.to_vec();
-        by_x.sort_unstable_by_key(|&m| (order_key(rows[m as usize][0]), m));
-        let mut out = Vec::new();
-        let mut batch = Window {
-            set,
-            rows,
-            moved: &by_x,
-            widest,
-            pair: |a: u32, b: u32| {
-                // A pair of two moved boxes is reported by the smaller index only.
-                if !is_moved(b) || a < b {
-                    out.push(if a < b { (a, b) } else { (b, a) });
-                }
-            },
-        };
-        dispatch(self.sweep.backend(), &mut batch);
-        out.sort_unstable();
-        out
-    }
 }
 
-/// Each moved box against the window of sorted boxes that may overlap it on x.
-struct Window<'a, F: FnMut(u32, u32)> {
-    set: &'a SortedBoxes,
-    rows: &'a [Row],
-    moved: &'a [u32],
-    /// The largest x extent of any box, at least.
-    widest: f64,
-    pair: F,
-}
-
-impl<F: FnMut(u32, u32)> WithLanes for &mut Window<'_, F> {
-    type Output = ();
-    #[inline(always)]
-    fn run<V: Lanes>(self) {
-        let set = self.set;
-        for &m in self.moved {
-            let q = self.rows[m as usize];
-            // Rounded down twice (the difference, then to f32): every box whose min x is at
-            // least `q.min_x - widest` in reals is kept.
-            let lo_x = f32_at_most(reach_down(f64::from(q[0]), self.widest));
-            let lo = set.partition(|x| x < lo_x);
-            let hi = set.partition(|x| x <= q[3]);
-            let pair = &mut self.pair;
-            window_scan::<V>(set, q, lo..hi, |t| {
-                let o = set.perm[t];
-                if o != m {
-                    pair(m, o);
-                }
-            });
-        }
-    }
-}
-
-/// The previous frame's order re-sorted by this frame's (min x key, index): insertion sort,
-/// cheap when the boxes moved little; `None` (give up) past `8 n + 1024` element moves, when a
-/// radix sort is cheaper.
-fn repair_order(mut order: Vec<u32>, keys: impl Fn(u32) -> u32) -> Option<Vec<u32>> {
-    let key = |i: u32| (keys(i), i);
-    let mut budget = 8 * order.len() + 1024;
-    for s in 1..order.len() {
-        let v = order[s];
-        let kv = key(v);
-        let mut t = s;
-        while t > 0 && key(order[t - 1]) > kv {
-            order[t] = order[t - 1];
-            t -= 1;
-            budget = budget.checked_sub(1)?;
-        }
-        order[t] = v;
-    }
-    Some(order)
-}
-
-/// Writes into `out` (cleared) the ascending merge of the pairs of ascending `old` that `stale`
-/// rejects and the ascending `fresh` (the two have no pair in common), and returns the pairs of
-/// `old` that `stale` accepts, ascending.
+/// Writes into `out` (cleared) the ascending merge of the pairs of ascending `old` that touch
+/// no moved box (`is_moved` of neither index) and the ascending `fresh` (the two have no pair in
+/// common), and returns the pairs of `old` that touch one, ascending. The kept pairs are copied
+/// a run at a time (a run ends where a stale pair is left out or a fresh one goes in), and a
+/// pair's first index is looked up once per run of pairs that share it.
 fn merge_kept(
     old: &[(u32, u32)],
     fresh: &[(u32, u32)],
-    stale: impl Fn(&(u32, u32)) -> bool,
+    is_moved: impl Fn(u32) -> bool,
     out: &mut Vec<(u32, u32)>,
 ) -> Vec<(u32, u32)> {
+    // Pairs compared as one `u64` each (a tuple's compare branches on its first index).
+    let key = |(i, j): (u32, u32)| u64::from(i) << 32 | u64::from(j);
     out.clear();
     out.reserve(old.len() + fresh.len());
     let mut gone = Vec::new();
     let mut f = 0;
-    for p in old {
-        if stale(p) {
-            gone.push(*p);
-            continue;
+    // Past the last fresh pair: a key no pair of `old` (`i < j`) reaches.
+    let mut next = fresh.first().map_or(u64::MAX, |&p| key(p));
+    let (mut first, mut first_moved) = (u32::MAX, false);
+    let mut run = 0;
+    for (k, &p) in old.iter().enumerate() {
+        if first != p.0 {
+            first = p.0;
+            first_moved = is_moved(p.0);
         }
-        while f < fresh.len() && fresh[f] < *p {
-            out.push(fresh[f]);
-            f += 1;
+        let stale = first_moved | is_moved(p.1);
+        let at = key(p);
+        if stale | (next < at) {
+            out.extend_from_slice(&old[run..k]);
+            while next < at {
+                out.push(fresh[f]);
+                f += 1;
+                next = fresh.get(f).map_or(u64::MAX, |&p| key(p));
+            }
+            if stale {
+                gone.push(p);
+                run = k + 1;
+            } else {
+                run = k;
+            }
         }
-        out.push(*p);
     }
+    out.extend_from_slice(&old[run..]);
     out.extend_from_slice(&fresh[f..]);
     gone
 }
@@ -313,27 +306,35 @@ mod tests {
             let sweep = Sweep::new().with_backend(backend).unwrap();
             let mut sap = SweepAndPrune::new(sweep);
             let mut prev: Vec<(u32, u32)> = Vec::new();
-            for frame in 0..12 {
+            for frame in 0..16 {
                 // Frames 0-8: 1 % of the boxes move a little (integer steps: touching faces
-                // appear and vanish); frame 9: a third teleport (full recompute); 10: boxes are
-                // added; 11: nothing moves.
+                // appear and vanish); frame 9: a third teleport (a full recompute, the blocks
+                // brought up to date); 10: 1 % again (incremental on those blocks); 11 and 12: a
+                // tenth teleport (incremental, the blocks grow loose and are optimized); 13:
+                // a box is added (full, the blocks dropped); 14: nothing moves (the blocks built
+                // again); 15: 1 %.
                 let n = boxes.len();
                 let movers = match frame {
                     9 => n / 3,
-                    11 => 0,
+                    11 | 12 => n / 10,
+                    14 => 0,
                     _ => n / 100,
                 };
                 for _ in 0..movers {
                     let i = next() as usize % boxes.len();
                     let step = [0; 3].map(|_| (next() % 5) as f32 - 2.0);
-                    let far = if frame == 9 { 300.0 } else { 0.0 };
+                    let far = match frame {
+                        9 => 300.0,
+                        11 | 12 => 400.0,
+                        _ => 0.0,
+                    };
                     let b = &mut boxes[i];
                     *b = Aabb::new(
                         [0, 1, 2].map(|k| b.min[k] + step[k] + far),
                         [0, 1, 2].map(|k| b.max[k] + step[k] + far),
                     );
                 }
-                if frame == 10 {
+                if frame == 13 {
                     boxes.push(Aabb::new([0.0; 3], [1000.0; 3]));
                 }
                 let set = Aabbs::from_slice(&boxes).unwrap();
@@ -352,12 +353,24 @@ mod tests {
                     "{backend:?} frame {frame}"
                 );
                 prev = want;
+                // The blocks exist from the first incremental update on (but after the full
+                // one that changed the count) and stay within the looseness bound.
+                let built = !matches!(frame, 0 | 13);
+                assert_eq!(sap.blocked.is_some(), built, "{backend:?} frame {frame}");
+                if let Some(blocked) = &sap.blocked {
+                    assert!(
+                        blocked.looseness() <= MAX_LOOSENESS,
+                        "{backend:?} frame {frame}"
+                    );
+                }
             }
         }
     }
 
     /// A box whose extent along the sweep axis rounds down in f32 (`-0.03 .. 1e6` is `1e6`
-    /// wide in f32): a box moved to touch its far end is in its window all the same.
+    /// wide in f32): a box moved to touch its far end is found all the same (the test of the
+    /// window the moved boxes were once scanned in, kept for the blocked queries, whose blocks
+    /// the wide box bloats: an outsized box).
     #[test]
     fn a_box_whose_extent_rounds_down_is_found_by_a_moved_box() {
         for &backend in Backend::available() {
@@ -388,22 +401,12 @@ mod tests {
     }
 
     #[test]
-    fn insertion_sort_gives_up_on_incoherent_motion() {
-        let keys = |i: u32| 1000 - i;
-        assert_eq!(
-            repair_order((0..10).collect(), keys),
-            Some((0..10).rev().collect())
-        );
-        assert_eq!(repair_order((0..2000).collect(), keys), None);
-    }
-
-    #[test]
     fn merge_kept_keeps_order_and_sets_the_stale_pairs_aside() {
         let old = [(0, 1), (0, 5), (2, 3), (4, 9), (7, 8)];
         let fresh = [(1, 2), (4, 5), (8, 9), (9, 10)];
         // Box 5 moved: its old pair (0, 5) is stale.
         let mut out = vec![(99, 99)];
-        let stale = merge_kept(&old, &fresh, |&(i, j)| i == 5 || j == 5, &mut out);
+        let stale = merge_kept(&old, &fresh, |i| i == 5, &mut out);
         assert_eq!(stale, [(0, 5)]);
         assert_eq!(
             out,

@@ -3,7 +3,7 @@
 
 use super::sorted::{MIN_X, ROW, Row, Shape, SortedBoxes};
 use crate::kernel::all_lanes;
-use crate::kernel::{all_le, box_overlaps, intersection_sums_meet, spheres_overlap};
+use crate::kernel::{all_le, intersection_sums_meet, spheres_overlap};
 use crate::lanes::{Chunk, Lanes, WithLanes};
 use core::ops::Range;
 
@@ -366,77 +366,6 @@ fn exact_test<V: Lanes, const SHAPE: u8>(q: &[V; ROW], cols: &[Chunk], j: usize)
     let (group, mask) = (ld(g), ld(g + 1));
     let filter = V::and(group.test_bits(q[g + 1]), q[g].test_bits(mask));
     V::and(shape, filter)
-}
-
-/// Calls `hit(t)` for every box at sorted position `t` in `range` that overlaps `q` (closed, on
-/// all three axes; the caller picks a range holding every box that can), ascending, a buffer at a
-/// time as [`scan`].
-#[inline(always)]
-pub(super) fn window_scan<V: Lanes>(
-    set: &SortedBoxes,
-    q: Row,
-    range: Range<usize>,
-    mut hit: impl FnMut(usize),
-) {
-    let mut buf: HitBuf = [0; HITS + 16];
-    let mut from = range.start;
-    while from < range.end {
-        let (n, next) = window_into::<V>(set, q, from..range.end, &mut buf);
-        for &t in &buf[..n] {
-            hit(t as usize);
-        }
-        from = next;
-    }
-}
-
-/// Writes into `buf` the positions in `range` of the boxes overlapping `q`, ascending, until
-/// `buf` may not hold another block; returns their count and the position reached.
-#[inline(always)]
-fn window_into<V: Lanes>(
-    set: &SortedBoxes,
-    q: Row,
-    range: Range<usize>,
-    buf: &mut HitBuf,
-) -> (usize, usize) {
-    let per_chunk = Chunk::LANES / V::N;
-    let all = all_lanes::<V>();
-    let (min_x, min_y, min_z) = (V::splat(q[0]), V::splat(q[1]), V::splat(q[2]));
-    let (max_x, max_y, max_z) = (V::splat(q[3]), V::splat(q[4]), V::splat(q[5]));
-    let data = &set.data[..];
-    let mut b = range.start / V::N;
-    let mut lanes = (all << (range.start % V::N)) & all;
-    let end_block = range.end.div_ceil(V::N);
-    let mut n = 0;
-    while b < end_block {
-        if n + V::N > HITS {
-            return (n, b * V::N + lanes.trailing_zeros() as usize);
-        }
-        if (b + 1) * V::N > range.end {
-            lanes &= all >> ((b + 1) * V::N - range.end);
-        }
-        let (c, j) = (b / per_chunk, b % per_chunk);
-        let cols = chunk_columns::<BOXES>(data, c);
-        let b_min = [
-            V::load(&cols[0], j),
-            V::load(&cols[1], j),
-            V::load(&cols[2], j),
-        ];
-        let b_max = [
-            V::load(&cols[3], j),
-            V::load(&cols[4], j),
-            V::load(&cols[5], j),
-        ];
-        let hit = box_overlaps([min_x, min_y, min_z], [max_x, max_y, max_z], b_min, b_max);
-        let mut bits = V::bits(hit) & lanes;
-        while bits != 0 {
-            buf[n] = (b * V::N) as u32 + bits.trailing_zeros();
-            n += 1;
-            bits &= bits - 1;
-        }
-        lanes = all;
-        b += 1;
-    }
-    (n, range.end)
 }
 
 /// The bipartite sweep over one stretch of the merged order of two sets: `a[a_range]` and

@@ -268,6 +268,15 @@ pub(crate) const fn left_pack_table<const SIZE: usize>() -> [u64; SIZE] {
     table
 }
 
+/// Runs `job` on the four-lane tier, which every target compiles without run-time detection
+/// (`wide::f32x4`: SSE2 on x86_64, NEON on aarch64, scalar arrays elsewhere): for a pass whose
+/// cost is memory, not compares (a container compared with another), where choosing a tier buys
+/// nothing. Answers as on every tier.
+#[inline(always)]
+pub(crate) fn four_lanes<J: WithLanes>(job: J) -> J::Output {
+    sse::run(job)
+}
+
 /// A hint to fetch a chunk into the cache ahead of use; never faults, does nothing where the
 /// target has no stable prefetch instruction.
 #[inline(always)]

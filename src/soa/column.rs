@@ -151,6 +151,23 @@ impl<const K: usize> Columns<K> {
         })
     }
 
+    /// Overwrites every row with `other`'s and appends to `changed` the index of each row that
+    /// differs in some column (`!=`, so `-0.0` and `0.0` are no change), ascending.
+    ///
+    /// # Panics
+    /// If the lengths differ.
+    pub(crate) fn take_changed(&mut self, other: &Columns<K>, changed: &mut Vec<u32>) {
+        assert_eq!(
+            self.len, other.len,
+            "take_changed of columns of other lengths"
+        );
+        crate::lanes::four_lanes(TakeChanged {
+            mine: self,
+            theirs: other,
+            changed,
+        });
+    }
+
     /// Overwrites row `i < len`.
     pub(crate) fn set(&mut self, i: usize, row: [f32; K]) {
         assert!(i < self.len, "row {i} out of bounds ({})", self.len);
@@ -311,6 +328,40 @@ impl<const K: usize> Columns<K> {
             *c = self.col(first + k);
         }
         super::Cols::new(cols, self.len)
+    }
+}
+
+/// [`Columns::take_changed`], a chunk at a time: per lane, equal when each value is at most the
+/// other (the order `!=` gives), the 16 lanes' changes as bits.
+struct TakeChanged<'a, const K: usize> {
+    mine: &'a mut Columns<K>,
+    theirs: &'a Columns<K>,
+    changed: &'a mut Vec<u32>,
+}
+
+impl<const K: usize> WithLanes for TakeChanged<'_, K> {
+    type Output = ();
+
+    #[inline(always)]
+    fn run<V: Lanes>(self) {
+        let lanes = u32::MAX >> (32 - V::N);
+        for c in 0..self.mine.len.div_ceil(Chunk::LANES) {
+            let mut bits = 0u32;
+            for (mine, theirs) in self.mine.cols.iter_mut().zip(&self.theirs.cols) {
+                let (mine, theirs) = (&mut mine[c], &theirs[c]);
+                for j in 0..Chunk::LANES / V::N {
+                    let (a, b) = (V::load(mine, j), V::load(theirs, j));
+                    let same = V::bits(V::and(a.le(b), b.le(a)));
+                    bits |= (!same & lanes) << (j * V::N);
+                }
+                *mine = *theirs;
+            }
+            let base = (c * Chunk::LANES) as u32;
+            while bits != 0 {
+                self.changed.push(base + bits.trailing_zeros());
+                bits &= bits - 1;
+            }
+        }
     }
 }
 

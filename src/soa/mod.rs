@@ -406,6 +406,13 @@ macro_rules! container {
                 &self.cols
             }
 
+            /// Overwrites this container's primitives with `other`'s (as many) and appends to
+            /// `changed` the index of each one that differs, ascending (the broadphase's moved
+            /// boxes).
+            pub(crate) fn take_changed(&mut self, other: &Self, changed: &mut Vec<u32>) {
+                self.cols.take_changed(&other.cols, changed);
+            }
+
             /// A container over `cols` (rows that passed this container's validation).
             pub(crate) fn from_columns(cols: Columns<$k>) -> Self {
                 Self { cols }
