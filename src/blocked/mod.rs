@@ -18,6 +18,7 @@ use crate::lanes::{Backend, Chunk, dispatch};
 use crate::primitive::Aabb;
 use crate::query::{HitLists, Hits};
 use crate::soa::{Aabbs, Obbs, Spheres};
+use std::sync::OnceLock;
 
 /// The most levels of bounds: `16^8` primitives exceed the containers' `u32` limit.
 pub(crate) const MAX_LEVELS: usize = 8;
@@ -115,8 +116,11 @@ pub struct Blocked<C: Blockable> {
     leaves: C,
     /// `order[p]`: the caller's index of the primitive at position `p`.
     order: Vec<u32>,
-    /// `position[i]`: where the caller's primitive `i` is (the inverse of `order`).
-    position: Vec<u32>,
+    /// `position[i]`: where the caller's primitive `i` is (the inverse of `order`), made by
+    /// the first call that needs it ([`position`](Blocked::position): `get`, `set`,
+    /// `set_many`, `rebuild`), not by the build: a scattered write per primitive (4-6 ms of a
+    /// 1,000,000-box build here) that a container only queried never needs.
+    position: OnceLock<Vec<u32>>,
     /// The bounds: level 0 one box per chunk of `leaves`, each next level one per chunk of the
     /// one below; the last holds at most 16. No level when there are no primitives.
     levels: Levels<<C as Layout>::Level>,
@@ -167,15 +171,11 @@ impl<C: Blockable> Blocked<C> {
     pub fn new_with_threads(container: &C, threads: usize) -> Self {
         let (order, outsized) = build::curve_order(container, threads);
         let leaves = container.gather(&order, threads);
-        let mut position = vec![0u32; order.len()];
-        for (p, &i) in order.iter().enumerate() {
-            position[i as usize] = p as u32;
-        }
         let levels = build::levels(&leaves, threads);
         let mut blocked = Blocked {
             leaves,
             order,
-            position,
+            position: OnceLock::new(),
             levels,
             outsized,
             threads,
@@ -230,8 +230,20 @@ impl<C: Blockable> Blocked<C> {
     /// The primitive with index `index`, if any.
     #[must_use]
     pub fn get(&self, index: usize) -> Option<C::Primitive> {
-        let p = *self.position.get(index)?;
+        let p = *self.position().get(index)?;
         self.leaves.item(p as usize)
+    }
+
+    /// `position()[i]`: where the caller's primitive `i` is (the inverse of `order`), made at
+    /// the first call.
+    fn position(&self) -> &[u32] {
+        self.position.get_or_init(|| {
+            let mut position = vec![0u32; self.order.len()];
+            for (p, &i) in self.order.iter().enumerate() {
+                position[i as usize] = p as u32;
+            }
+            position
+        })
     }
 
     /// The largest index (0 when empty): what the hit lists' sort needs to know.
@@ -269,7 +281,7 @@ impl<C: Blockable> Blocked<C> {
     /// [`BvError::IndexOutOfBounds`] past the end, or the item's validation error naming `index`;
     /// nothing is changed.
     pub fn set(&mut self, index: usize, item: C::Primitive) -> Result<(), BvError> {
-        let Some(&p) = self.position.get(index) else {
+        let Some(&p) = self.position().get(index) else {
             return Err(BvError::IndexOutOfBounds {
                 index,
                 len: self.len(),
@@ -312,11 +324,22 @@ impl<C: Blockable> Blocked<C> {
             }
             C::check_item(item, *index)?;
         }
-        if len < PREFETCHED_SETS {
+        // Held apart from `self` while the moves write the rest of it.
+        self.position();
+        let position = self.position.take().expect("the positions, just made");
+        self.place_moves(&position, moves);
+        self.position = OnceLock::from(position);
+        Ok(())
+    }
+
+    /// The body of [`set_many`](Blocked::set_many) after its checks: each of the `moves`
+    /// placed, `position` being [`position`](Blocked::position)'s.
+    fn place_moves(&mut self, position: &[u32], moves: &[(usize, C::Primitive)]) {
+        if self.len() < PREFETCHED_SETS {
             for &(index, item) in moves {
-                self.place(self.position[index] as usize, item);
+                self.place(position[index] as usize, item);
             }
-            return Ok(());
+            return;
         }
         // Each write's lines are asked for `AHEAD` moves earlier (into the second-level cache),
         // and the position that names them `AHEAD` moves before that: dozens of misses in
@@ -325,18 +348,17 @@ impl<C: Blockable> Blocked<C> {
         const AHEAD: usize = 16;
         for (k, &(index, item)) in moves.iter().enumerate() {
             if let Some((later, _)) = moves.get(k + 2 * AHEAD) {
-                crate::lanes::prefetch_line(&self.position[*later]);
+                crate::lanes::prefetch_line(&position[*later]);
             }
             if let Some((next, _)) = moves.get(k + AHEAD) {
-                let p = self.position[*next] as usize;
+                let p = position[*next] as usize;
                 self.leaves.prefetch_row(p);
                 if self.levels.count() > 0 {
                     self.levels.prefetch_node(0, p / Chunk::LANES);
                 }
             }
-            self.place(self.position[index] as usize, item);
+            self.place(position[index] as usize, item);
         }
-        Ok(())
     }
 
     /// Stores the checked `item` at position `p` and widens the bounds above it (the body of
@@ -494,7 +516,7 @@ impl<C: Blockable> Blocked<C> {
     /// For primitives that moved far from their blocks (their bounds grew loose); the indices do
     /// not change.
     pub fn rebuild(&mut self) {
-        let original = self.leaves.gather(&self.position, self.threads);
+        let original = self.leaves.gather(self.position(), self.threads);
         *self = Self::new_with_threads(&original, self.threads);
     }
 
