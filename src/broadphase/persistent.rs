@@ -49,8 +49,6 @@ const MAX_LOOSENESS: f64 = 1.5;
 #[derive(Clone, Debug, Default)]
 pub struct SweepAndPrune {
     sweep: Sweep,
-    /// The sweep axis (0, 1, 2) of the last full sweep, kept by incremental updates.
-    axis: usize,
     /// Last frame's boxes.
     boxes: Aabbs,
     /// The boxes as of the last update in blocks, for the moved boxes' queries (`None` until
@@ -109,7 +107,6 @@ impl SweepAndPrune {
             self.removed = difference(&stale, &fresh);
         } else {
             let (axis, stats) = self.sweep.axis_and_stats(&[boxes]);
-            self.axis = axis;
             let rows = box_rows(boxes, axis, self.sweep.threads());
             let order = sweep_order(&rows);
             let mut pairs = self
