@@ -139,11 +139,18 @@ impl SweepAndPrune {
     fn moved_pairs(&mut self, boxes: &Aabbs, is_moved: impl Fn(u32) -> bool) -> Vec<(u32, u32)> {
         let threads = self.sweep.threads();
         let moved = &self.moved;
-        let item = |&m: &u32| boxes.get(m as usize).expect("a moved box below the count");
+        // Each moved box read once: the blocks' moves and the batch's queries.
+        let queries: Vec<Aabb> = moved
+            .iter()
+            .map(|&m| boxes.get(m as usize).expect("a moved box below the count"))
+            .collect();
         let blocked = match &mut self.blocked {
             Some(blocked) => {
-                let moves: Vec<(usize, Aabb)> =
-                    moved.iter().map(|m| (*m as usize, item(m))).collect();
+                let moves: Vec<(usize, Aabb)> = moved
+                    .iter()
+                    .zip(&queries)
+                    .map(|(&m, &q)| (m as usize, q))
+                    .collect();
                 blocked
                     .set_many(&moves)
                     .expect("boxes of a valid container, at indices below its count");
@@ -154,7 +161,6 @@ impl SweepAndPrune {
                 .blocked
                 .insert(Blocked::new_with_threads(boxes, threads)),
         };
-        let queries: Vec<Aabb> = moved.iter().map(item).collect();
         blocked
             .with_backend(self.sweep.backend())
             .expect("a sweep's backend runs on this CPU")

@@ -439,6 +439,61 @@ mod tests {
         }
     }
 
+    /// `take_changed` reports exactly the rows a plain loop of `!=` finds (a signed zero's flip
+    /// is no change, a NaN always one, the next float up or down is one), ascending, and leaves
+    /// every row and padding lane bit for bit the other's: every length 0..=67 and 3,000.
+    #[test]
+    fn take_changed_finds_what_a_plain_loop_finds() {
+        let mut x = 0x9e37_79b9_u32;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            x
+        };
+        let lengths = (0..=67).chain([3000]);
+        for len in lengths {
+            let (mut mine, mut theirs) = (Columns::<3>::new(), Columns::<3>::new());
+            for i in 0..len {
+                let row: [f32; 3] = core::array::from_fn(|k| {
+                    (i * 3 + k) as f32 * if k == 1 { -1e-39 } else { 1.5 }
+                });
+                mine.push(row);
+                let mut changed = row;
+                for value in &mut changed {
+                    *value = match next() % 8 {
+                        0 => -*value,
+                        1 => f32::from_bits(value.to_bits() + 1),
+                        2 if *value != 0.0 => f32::from_bits(value.to_bits() - 1),
+                        3 => f32::NAN,
+                        4 => f32::MAX,
+                        _ => *value,
+                    };
+                }
+                theirs.push(changed);
+            }
+            let want: Vec<u32> = (0..len)
+                .filter(|&i| {
+                    let (a, b) = (mine.get(i).expect("row"), theirs.get(i).expect("row"));
+                    a.iter().zip(&b).any(|(a, b)| a != b)
+                })
+                .map(|i| i as u32)
+                .collect();
+            let mut changed = vec![7];
+            mine.take_changed(&theirs, &mut changed);
+            assert_eq!(changed[0], 7, "appends");
+            assert_eq!(changed[1..], want[..], "length {len}");
+            for k in 0..3 {
+                let (a, b): (&[f32], &[f32]) = (
+                    bytemuck::cast_slice(mine.col(k)),
+                    bytemuck::cast_slice(theirs.col(k)),
+                );
+                let bits = |s: &[f32]| s.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
+                assert_eq!(bits(a), bits(b), "length {len}, column {k}");
+            }
+        }
+    }
+
     /// A selection past the rows (into the padding lanes, or beyond the column) panics on
     /// every tier, whole chunk or partial.
     #[test]
