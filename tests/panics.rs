@@ -7,7 +7,7 @@
 #[macro_use]
 mod common;
 
-use bvlanes::broadphase::{self, Sweep, SweepAndPrune, SweepAxis};
+use bvlanes::broadphase::{self, CollisionFilter, Filtered, Sweep, SweepAndPrune, SweepAxis};
 use bvlanes::cull::{CellOrder, ClusterGrid, LightLists, LightMasks};
 use bvlanes::{
     Aabb, Aabbs, Backend, Blocked, BoxStrategy, BvError, Conservative, DownTet, DownTets, Frustum,
@@ -328,8 +328,20 @@ fn broadphase_never_panics() {
             sweep.for_each_complete_pair(&spheres, |_, _| {});
             sweep.for_each_bipartite_pair(&octs, &octs, |_, _| {});
             let mut sap = SweepAndPrune::new(sweep);
-            for _ in 0..3 {
-                let _ = sap.update(&boxes);
+            let mut filters: Vec<CollisionFilter> = (0..boxes.len())
+                .map(|_| CollisionFilter::new(wild_u32(&mut rng), wild_u32(&mut rng)))
+                .collect();
+            for frame in 0..4 {
+                // Frames 1 and 2 filtered, a filter changed between them.
+                if frame == 2 && !filters.is_empty() {
+                    let i = rng.below(filters.len());
+                    filters[i] = CollisionFilter::new(wild_u32(&mut rng), wild_u32(&mut rng));
+                }
+                if frame % 3 == 0 {
+                    let _ = sap.update(&boxes);
+                } else {
+                    let _ = sap.update(&Filtered::new(&boxes, &filters).expect("as many"));
+                }
                 let _ = (sap.pairs().len(), sap.added().len(), sap.removed().len());
             }
         }

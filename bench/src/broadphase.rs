@@ -588,10 +588,11 @@ fn sphere_rows(ctx: &Ctx<'_>, t: &mut Table, n: usize) {
 const SAP_FRAMES: usize = 8;
 
 /// `SweepAndPrune::update` with 1 % of the boxes moving a little each frame, against a full
-/// re-sweep of the same frames, both on the detected backend, 1 thread; the pairs of every frame
-/// are checked against the full sweep's first.
+/// re-sweep of the same frames, both on the detected backend, 1 thread; and the same frames with
+/// collision filters (four groups, a box colliding with the other three); the pairs of every
+/// frame are checked against the full sweep's first.
 fn sap_rows(ctx: &Ctx<'_>, t: &mut Table, targets: &mut Vec<Target>, scene: &BoxScene) {
-    use bvlanes::broadphase::SweepAndPrune;
+    use bvlanes::broadphase::{CollisionFilter, Filtered, SweepAndPrune};
     use bvlanes::{Aabb, Aabbs};
     let n = scene.list.len();
     // Frame f moves boxes f, f + 100, f + 200, ... (1 %) by one unit along a fixed direction;
@@ -610,16 +611,27 @@ fn sap_rows(ctx: &Ctx<'_>, t: &mut Table, targets: &mut Vec<Target>, scene: &Box
         frames.push(Aabbs::from_slice(&list).expect("moved boxes stay valid"));
     }
     let sweep = Sweep::new().with_threads(1);
+    let filters: Vec<CollisionFilter> = (0..n)
+        .map(|i| CollisionFilter::new(1 << (i % 4), !(1 << (i % 4))))
+        .collect();
+    let filters = &filters;
+    fn filtered<'a>(f: &'a Aabbs, filters: &'a [CollisionFilter]) -> Filtered<'a, Aabbs> {
+        // `filters` has one filter per box of every frame.
+        Filtered::new(f, filters).expect("as many filters as boxes")
+    }
     let mut sap = SweepAndPrune::new(sweep);
+    let mut sap_filtered = SweepAndPrune::new(sweep);
     let mut agree = true;
     for f in &frames {
         let mut want = sweep.complete_pairs(f);
         want.sort_unstable();
         agree &= sap.update(f) == want.as_slice();
+        let mut want = sweep.complete_pairs(&filtered(f, filters));
+        want.sort_unstable();
+        agree &= sap_filtered.update(&filtered(f, filters)) == want.as_slice();
     }
     let frames = &frames;
-    let mut at = 0;
-    let mut full_at = 0;
+    let (mut at, mut full_at, mut filtered_at, mut full_filtered_at) = (0, 0, 0, 0);
     let mut vs = vec![
         Variant::new("sap", 1, move |_| {
             at = (at + 1) % SAP_FRAMES;
@@ -629,6 +641,17 @@ fn sap_rows(ctx: &Ctx<'_>, t: &mut Table, targets: &mut Vec<Target>, scene: &Box
             full_at = (full_at + 1) % SAP_FRAMES;
             black_box(sweep.complete_pairs(&frames[full_at])).len() as u64
         }),
+        Variant::new("sap filtered", 1, move |_| {
+            filtered_at = (filtered_at + 1) % SAP_FRAMES;
+            sap_filtered
+                .update(&filtered(&frames[filtered_at], filters))
+                .len() as u64
+        }),
+        Variant::new("full filtered", 1, move |_| {
+            full_filtered_at = (full_filtered_at + 1) % SAP_FRAMES;
+            black_box(sweep.complete_pairs(&filtered(&frames[full_filtered_at], filters))).len()
+                as u64
+        }),
     ];
     let rounds = if n >= BIG {
         ctx.rounds.min(BIG_ROUNDS + 3)
@@ -637,6 +660,7 @@ fn sap_rows(ctx: &Ctx<'_>, t: &mut Table, targets: &mut Vec<Target>, scene: &Box
     };
     measure(&mut vs, rounds, ctx.slice);
     let (sap_v, full_v) = (find(&vs, "sap"), find(&vs, "full"));
+    let (sap_f, full_f) = (find(&vs, "sap filtered"), find(&vs, "full filtered"));
     let backend = sweep.backend();
     for (v, label) in [
         (
@@ -646,6 +670,16 @@ fn sap_rows(ctx: &Ctx<'_>, t: &mut Table, targets: &mut Vec<Target>, scene: &Box
         (
             sap_v,
             format!("SweepAndPrune::update, 1 % moved, {backend:?}, 1 thread"),
+        ),
+        (
+            full_f,
+            format!("the same with collision filters: full re-sweep, {backend:?}, 1 thread"),
+        ),
+        (
+            sap_f,
+            format!(
+                "the same with collision filters: SweepAndPrune::update, {backend:?}, 1 thread"
+            ),
         ),
     ] {
         let ms = v.median() * 1e3;
@@ -666,10 +700,12 @@ fn sap_rows(ctx: &Ctx<'_>, t: &mut Table, targets: &mut Vec<Target>, scene: &Box
     let x = ratio(full_v, sap_v);
     t.notes.push(format!(
         "SweepAndPrune rows: {SAP_FRAMES} frames of the terdiman scene, each moving 1 % of the boxes by (1, -1, 0.5), \
-         cycled; update vs full re-sweep: {}x; {}",
+         cycled; update vs full re-sweep: {}x; with collision filters (box i in group i % 4, colliding with the \
+         other three groups), update vs full re-sweep: {}x; {}",
         sig3(x),
+        sig3(ratio(full_f, sap_f)),
         if agree {
-            "checked: every frame's update equals the full sweep's pairs"
+            "checked: every frame's update equals the full sweep's pairs (with filters too)"
         } else {
             "**MISMATCH**: an update differs from the full sweep"
         }

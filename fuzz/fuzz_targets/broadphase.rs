@@ -21,8 +21,10 @@
 //!
 //! Some inputs are tiled into more than 4,096 elements (translated copies) so that sweeps with 2
 //! threads really split into several tasks. `SweepAndPrune` runs a few frames with arbitrary boxes
-//! moved (incremental and full updates): each frame's pairs are the sorted brute force, and
-//! `added` / `removed` the differences from the previous frame.
+//! moved (incremental and full updates), with collision filters in some frames (some of them
+//! changed from frame to frame, the boxes moved or not): each frame's pairs are the sorted brute
+//! force (less the pairs the filters reject), and `added` / `removed` the differences from the
+//! previous frame.
 #![no_main]
 #![allow(clippy::single_range_in_vec_init)] // lists of index ranges (one when not tiled)
 
@@ -471,6 +473,9 @@ fn sweep_and_prune(inp: &mut Input) {
         .map(|b| if b.is_valid() { b } else { Aabb::default() })
         .collect();
     let mut previous: Vec<Pair> = Vec::new();
+    // Filters of every box, used in the frames whose bit of `filtered_frames` is set.
+    let filtered_frames = inp.u8();
+    let mut filters = filters(boxes.len(), inp.u8());
     for frame in 0..6 {
         if frame > 0 {
             // Move some boxes (at most one in eight keeps the update incremental), or resize.
@@ -495,10 +500,27 @@ fn sweep_and_prune(inp: &mut Input) {
                     boxes[i] = b;
                 }
             }
+            // Filters follow the count (new boxes take filters of their own), and a few change.
+            filters.resize_with(boxes.len(), || CollisionFilter::new(1, 1));
+            for _ in 0..inp.u8() % 4 {
+                if !filters.is_empty() {
+                    let i = usize::from(inp.u8()) % filters.len();
+                    // Small bit sets (none, one or more of three groups): rejections and
+                    // acceptances both common.
+                    let bits = inp.u8();
+                    filters[i] = CollisionFilter::new(u32::from(bits % 8), u32::from(bits / 8 % 8));
+                }
+            }
         }
         let set = Aabbs::from_slice(&boxes).expect("valid boxes");
-        let want = brute_complete(&boxes, &[0..boxes.len()], Backend::Scalar);
-        let got = sap.update(&set).to_vec();
+        let mut want = brute_complete(&boxes, &[0..boxes.len()], Backend::Scalar);
+        let got = if filtered_frames >> frame & 1 != 0 {
+            want.retain(|&(i, j)| filters[i as usize].accepts(&filters[j as usize]));
+            let set = Filtered::new(&set, &filters).expect("one filter per box");
+            sap.update(&set).to_vec()
+        } else {
+            sap.update(&set).to_vec()
+        };
         assert_eq!(got, want, "SweepAndPrune frame {frame}: pairs");
         assert_eq!(
             sap.pairs(),

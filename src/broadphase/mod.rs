@@ -43,7 +43,8 @@
 //! takes it in place of the set and reports a pair only if its elements overlap and
 //! `group_a & mask_b != 0 && group_b & mask_a != 0`. The filters ride in the sweep's rows as two
 //! more columns and are tested in the SIMD loop beside the overlap (the pairs and their order are
-//! the unfiltered ones less the rejected pairs).
+//! the unfiltered ones less the rejected pairs). [`SweepAndPrune::update`] takes a
+//! `Filtered<Aabbs>` too (a box whose filter changed counts as moved).
 //!
 //! # Axis
 //! [`SweepAxis::Auto`] (the default) sweeps along x unless another axis is clearly better for the
@@ -82,7 +83,7 @@ mod sorted;
 mod sweep;
 
 pub use filter::{CollisionFilter, Filtered};
-pub use persistent::SweepAndPrune;
+pub use persistent::{FrameBoxes, SweepAndPrune};
 
 use crate::error::BvError;
 use crate::lanes::Backend;
@@ -92,7 +93,7 @@ use crate::tasks::{default_threads, run_tasks, run_tasks_mut};
 use core::convert::Infallible;
 use core::ops::ControlFlow;
 use grid::{Cells, CompleteCells, Each};
-use sorted::{Row, Shape, SortedBoxes};
+use sorted::SortedBoxes;
 use sweep::{Bipartite, merged_splits};
 
 /// What the broadphase sweeps: [`Aabbs`] (closed boxes: touching counts), [`Spheres`] (the
@@ -674,20 +675,6 @@ impl Sweep {
         for p in self.complete_tasks(&cells, self.tasks(cells.len())) {
             part(p);
         }
-    }
-
-    /// The complete sweep of `rows` (of `shape`, for sweep axis `axis`, with side statistics
-    /// `stats` where the axis choice took them) in their sweep order `order`, tasks joined.
-    fn sweep_rows(
-        &self,
-        shape: Shape,
-        (axis, stats): (usize, Option<grid::SideStats>),
-        rows: &[Row],
-        order: Vec<u32>,
-    ) -> Vec<(u32, u32)> {
-        let dims = (self.grid_dims(), stats);
-        let cells = Cells::build(shape, false, axis, rows, || order, dims, self.threads);
-        join(self.complete_tasks(&cells, self.tasks(cells.len())))
     }
 
     /// The grid size this sweep's partition pins (`None`: the automatic choice).

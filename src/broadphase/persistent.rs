@@ -1,8 +1,7 @@
 //! [`SweepAndPrune`]: the pair set kept from frame to frame, recomputed only around the boxes
 //! that moved.
 
-use super::Sweep;
-use super::sorted::{Shape, box_rows, sweep_order};
+use super::{CollisionFilter, Filtered, Sweep, Sweepable};
 use crate::blocked::Blocked;
 use crate::primitive::Aabb;
 use crate::query::HitLists;
@@ -16,14 +15,52 @@ const MOVED_SHARE_FOR_FULL: usize = 8;
 /// bring them back under it).
 const MAX_LOOSENESS: f64 = 1.5;
 
+/// What [`SweepAndPrune::update`] takes: a frame's boxes, [`Aabbs`], or the boxes with a
+/// [`CollisionFilter`] each, [`Filtered`]`<Aabbs>` (the filters may change from frame to frame).
+/// Sealed.
+pub trait FrameBoxes: Sweepable + frame::Sealed {}
+
+impl FrameBoxes for Aabbs {}
+impl FrameBoxes for Filtered<'_, Aabbs> {}
+
+mod frame {
+    use super::{Aabbs, CollisionFilter, Filtered};
+
+    /// Seals [`FrameBoxes`](super::FrameBoxes): the boxes and their filters, if any.
+    pub trait Sealed {
+        fn boxes(&self) -> &Aabbs;
+        fn filters(&self) -> Option<&[CollisionFilter]>;
+    }
+
+    impl Sealed for Aabbs {
+        fn boxes(&self) -> &Aabbs {
+            self
+        }
+        fn filters(&self) -> Option<&[CollisionFilter]> {
+            None
+        }
+    }
+
+    impl Sealed for Filtered<'_, Aabbs> {
+        fn boxes(&self) -> &Aabbs {
+            self.set()
+        }
+        fn filters(&self) -> Option<&[CollisionFilter]> {
+            Some(Filtered::filters(self))
+        }
+    }
+}
+
 /// The overlapping pairs of a set of boxes that changes from frame to frame (temporal
 /// coherence, seed 002).
 ///
 /// [`update`](Self::update) takes this frame's boxes (box `i` is the same object in every
 /// frame) and returns every overlapping pair `(i, j)`, `i < j`, once, **ascending** — the same set
-/// as [`Sweep::complete_pairs`], in `(i, j)` order. When the number of boxes is unchanged and at
-/// most one box in eight moved (any change of its bounds), only the pairs of the moved boxes are
-/// recomputed: the old pairs between unmoved boxes stand, and each moved box is queried against
+/// as [`Sweep::complete_pairs`], in `(i, j)` order. Boxes with [collision filters](Filtered)
+/// give the pairs whose filters accept each other, as the sweep of the same `Filtered` set does.
+/// When the number of boxes is unchanged (and the frames are both filtered or both not) and at
+/// most one box in eight moved (any change of its bounds, or of its filter), only the pairs of
+/// the moved boxes are recomputed: the old pairs between unmoved boxes stand, and each moved box is queried against
 /// this frame's boxes in a [`Blocked<Aabbs>`](Blocked) that the structure keeps from frame to
 /// frame (the moved boxes written with [`Blocked::set_many`], its bounds
 /// [`optimize`](Blocked::optimize)d past a looseness of 1.5), with the sweep's backend and
@@ -46,11 +83,35 @@ const MAX_LOOSENESS: f64 = 1.5;
 /// assert_eq!(sap.removed(), []);
 /// # Ok::<(), bvlanes::BvError>(())
 /// ```
+///
+/// With filters (debris that collides with players only; a box that changes its filter is
+/// treated as moved):
+///
+/// ```
+/// use bvlanes::broadphase::{CollisionFilter, Filtered, Sweep, SweepAndPrune};
+/// use bvlanes::{Aabb, Aabbs};
+/// const PLAYER: u32 = 1;
+/// const DEBRIS: u32 = 2;
+/// let boxes = Aabbs::from_slice(&[Aabb::new([0.0; 3], [1.0; 3]); 3])?; // all overlap
+/// let mut filters = [
+///     CollisionFilter::new(PLAYER, !0),
+///     CollisionFilter::new(DEBRIS, PLAYER),
+///     CollisionFilter::new(DEBRIS, PLAYER),
+/// ];
+/// let mut sap = SweepAndPrune::new(Sweep::new());
+/// assert_eq!(sap.update(&Filtered::new(&boxes, &filters)?), [(0, 1), (0, 2)]);
+/// filters[2] = CollisionFilter::new(PLAYER, !0); // box 2 becomes a player
+/// assert_eq!(sap.update(&Filtered::new(&boxes, &filters)?), [(0, 1), (0, 2), (1, 2)]);
+/// assert_eq!(sap.added(), [(1, 2)]);
+/// # Ok::<(), bvlanes::BvError>(())
+/// ```
 #[derive(Clone, Debug, Default)]
 pub struct SweepAndPrune {
     sweep: Sweep,
     /// Last frame's boxes.
     boxes: Aabbs,
+    /// Last frame's filters (`None`: an unfiltered frame).
+    filters: Option<Vec<CollisionFilter>>,
     /// The boxes as of the last update in blocks, for the moved boxes' queries (`None` until
     /// the first incremental update, and after a full one that changed the count).
     blocked: Option<Blocked<Aabbs>>,
@@ -76,19 +137,29 @@ impl SweepAndPrune {
         }
     }
 
-    /// This frame's pairs (see the [type docs](Self)).
-    pub fn update(&mut self, boxes: &Aabbs) -> &[(u32, u32)] {
+    /// This frame's pairs (see the [type docs](Self)): of [`Aabbs`], or of
+    /// [`Filtered`]`<Aabbs>`.
+    pub fn update<F: FrameBoxes>(&mut self, frame: &F) -> &[(u32, u32)] {
+        let (boxes, filters) = (frame.boxes(), frame.filters());
         let n = boxes.len();
-        // The moved boxes, found as last frame's boxes are overwritten with this frame's.
+        // The moved boxes, found as last frame's boxes are overwritten with this frame's (and
+        // its filters with this frame's: a box whose filter changed counts as moved).
         let same_count = self.boxes.len() == n;
+        let same_filtering = self.filters.is_some() == filters.is_some();
         self.moved.clear();
         if same_count {
             self.boxes.take_changed(boxes, &mut self.moved);
         } else {
             self.boxes.clone_from(boxes);
         }
+        match (&mut self.filters, filters) {
+            (Some(kept), Some(filters)) if same_count => {
+                take_refiltered(kept, filters, &mut self.moved);
+            }
+            (kept, filters) => *kept = filters.map(<[CollisionFilter]>::to_vec),
+        }
         let old = core::mem::take(&mut self.pairs);
-        if same_count && self.moved.len() * MOVED_SHARE_FOR_FULL <= n {
+        if same_count && same_filtering && self.moved.len() * MOVED_SHARE_FOR_FULL <= n {
             // One bit per box (a bit set stays in the L1 cache through the merge's pass over
             // every pair, where a `bool` per box of 100,000 did not).
             let mut moved_bits = vec![0u64; n.div_ceil(64)];
@@ -96,7 +167,7 @@ impl SweepAndPrune {
                 moved_bits[m as usize / 64] |= 1 << (m % 64);
             }
             let is_moved = |i: u32| moved_bits[i as usize / 64] >> (i % 64) & 1 != 0;
-            let fresh = self.moved_pairs(boxes, is_moved);
+            let fresh = self.moved_pairs(boxes, filters, is_moved);
             // The kept pairs merged with the fresh ones into last-but-one frame's buffer (no new
             // memory for the pairs in a steady loop), the stale ones set aside, in one pass.
             let mut pairs = core::mem::take(&mut self.spare);
@@ -106,12 +177,8 @@ impl SweepAndPrune {
             self.added = difference(&fresh, &stale);
             self.removed = difference(&stale, &fresh);
         } else {
-            let (axis, stats) = self.sweep.axis_and_stats(&[boxes]);
-            let rows = box_rows(boxes, axis, self.sweep.threads());
-            let order = sweep_order(&rows);
-            let mut pairs = self
-                .sweep
-                .sweep_rows(Shape::Boxes, (axis, stats), &rows, order);
+            let mut pairs = core::mem::take(&mut self.spare);
+            self.sweep.complete_pairs_into(frame, &mut pairs);
             pairs.sort_unstable();
             self.added = difference(&pairs, &old);
             self.removed = difference(&old, &pairs);
@@ -135,8 +202,13 @@ impl SweepAndPrune {
     /// Every pair with at least one moved box (`self.moved`, this frame's `boxes`), ascending:
     /// each moved box queried against the blocks, which are first brought to this frame (the
     /// moved boxes written) or built. A pair of two moved boxes (`is_moved`) is reported by its
-    /// smaller index's query only.
-    fn moved_pairs(&mut self, boxes: &Aabbs, is_moved: impl Fn(u32) -> bool) -> Vec<(u32, u32)> {
+    /// smaller index's query only; with `filters`, a pair only if they accept each other.
+    fn moved_pairs(
+        &mut self,
+        boxes: &Aabbs,
+        filters: Option<&[CollisionFilter]>,
+        is_moved: impl Fn(u32) -> bool,
+    ) -> Vec<(u32, u32)> {
         let threads = self.sweep.threads();
         let moved = &self.moved;
         // Each moved box read once: the blocks' moves and the batch's queries.
@@ -171,11 +243,15 @@ impl SweepAndPrune {
         // the others are sorted (as one `u64` each: a compare each), then the two are merged.
         let hits = self.lists.indices.len();
         let (mut first, mut second) = (Vec::with_capacity(hits), Vec::with_capacity(hits));
+        let allowed =
+            |i: u32, j: u32| filters.is_none_or(|f| f[i as usize].accepts(&f[j as usize]));
         for (q, &m) in moved.iter().enumerate() {
             for &o in self.lists.query(q) {
                 if m < o {
-                    first.push((m, o));
-                } else if o < m && !is_moved(o) {
+                    if allowed(m, o) {
+                        first.push((m, o));
+                    }
+                } else if o < m && !is_moved(o) && allowed(o, m) {
                     second.push(u64::from(o) << 32 | u64::from(m));
                 }
             }
@@ -209,6 +285,23 @@ impl SweepAndPrune {
     #[must_use]
     pub fn removed(&self) -> &[(u32, u32)] {
         &self.removed
+    }
+}
+
+/// Overwrites `kept` with `filters` (as long) and merges into ascending `moved` the indices
+/// whose filter changed, so that `moved` ascends and holds each index once.
+fn take_refiltered(
+    kept: &mut [CollisionFilter],
+    filters: &[CollisionFilter],
+    moved: &mut Vec<u32>,
+) {
+    let before = moved.len();
+    moved.extend((0..kept.len() as u32).filter(|&i| kept[i as usize] != filters[i as usize]));
+    kept.copy_from_slice(filters);
+    if moved.len() > before {
+        // A few thousand moved boxes at most in an incremental update: a sort costs little.
+        moved.sort_unstable();
+        moved.dedup();
     }
 }
 
@@ -288,6 +381,23 @@ mod tests {
         ignore = "minutes under Miri (a radix sort per frame); safe code only"
     )]
     fn updates_equal_a_full_sweep_frame_after_frame() {
+        frames_equal_full_sweeps(false);
+    }
+
+    /// The same frames with collision filters, some of which change each frame (box moved
+    /// or not; frame 5 changes filters only).
+    #[test]
+    #[cfg_attr(
+        miri,
+        ignore = "minutes under Miri (a radix sort per frame); safe code only"
+    )]
+    fn filtered_updates_equal_a_filtered_full_sweep_frame_after_frame() {
+        frames_equal_full_sweeps(true);
+    }
+
+    /// Sixteen frames of 3,000 boxes (with filters if `filtered`) on every backend: each
+    /// update equals the full sweep of its frame, `added` and `removed` the differences.
+    fn frames_equal_full_sweeps(filtered: bool) {
         let mut x = 0x2545_f491u32;
         let mut next = move || {
             x ^= x << 13;
@@ -305,6 +415,13 @@ mod tests {
                 )
             })
             .collect();
+        // Groups of one or two of three bits; masks of none, one, two or all groups.
+        let filter = move |r: u32| {
+            let group = [1, 2, 4, 3, 6][r as usize % 5];
+            let mask = [0, 1, 2, 4, 5, !0, !0][(r / 5) as usize % 7];
+            CollisionFilter::new(group, mask)
+        };
+        let mut filters: Vec<CollisionFilter> = (0..boxes.len()).map(|_| filter(next())).collect();
         for &backend in Backend::available() {
             let sweep = Sweep::new().with_backend(backend).unwrap();
             let mut sap = SweepAndPrune::new(sweep);
@@ -320,9 +437,15 @@ mod tests {
                 let movers = match frame {
                     9 => n / 3,
                     11 | 12 => n / 10,
-                    14 => 0,
+                    5 | 14 => 0,
                     _ => n / 100,
                 };
+                if filtered && frame != 14 {
+                    for _ in 0..n / 150 {
+                        let i = next() as usize % n;
+                        filters[i] = filter(next());
+                    }
+                }
                 for _ in 0..movers {
                     let i = next() as usize % boxes.len();
                     let step = [0; 3].map(|_| (next() % 5) as f32 - 2.0);
@@ -339,10 +462,17 @@ mod tests {
                 }
                 if frame == 13 {
                     boxes.push(Aabb::new([0.0; 3], [1000.0; 3]));
+                    filters.push(CollisionFilter::ALL);
                 }
                 let set = Aabbs::from_slice(&boxes).unwrap();
-                let got = sap.update(&set).to_vec();
-                let mut want = sweep.with_threads(1).complete_pairs(&set);
+                let (got, mut want) = if filtered {
+                    let set = Filtered::new(&set, &filters).unwrap();
+                    let got = sap.update(&set).to_vec();
+                    (got, sweep.with_threads(1).complete_pairs(&set))
+                } else {
+                    let got = sap.update(&set).to_vec();
+                    (got, sweep.with_threads(1).complete_pairs(&set))
+                };
                 want.sort_unstable();
                 assert_eq!(got, want, "{backend:?} frame {frame}");
                 assert_eq!(
@@ -367,6 +497,40 @@ mod tests {
                     );
                 }
             }
+        }
+    }
+
+    /// Frames that switch between filtered and unfiltered (the same boxes) are full updates
+    /// with the right pairs; a filter changed with its box still is one moved box.
+    #[test]
+    fn frames_switching_filters_on_and_off_give_the_right_pairs() {
+        let boxes = Aabbs::from_slice(&[Aabb::new([0.0; 3], [1.0; 3]); 20]).unwrap();
+        let all: Vec<(u32, u32)> = (0..20)
+            .flat_map(|i| (i + 1..20).map(move |j| (i, j)))
+            .collect();
+        let mut filters = vec![CollisionFilter::new(1, 2); 20];
+        filters[0] = CollisionFilter::new(2, 1);
+        let among_0 = |k: u32| {
+            (1..20)
+                .filter(|&j| j != k)
+                .map(|j| (0, j))
+                .collect::<Vec<_>>()
+        };
+        for &backend in Backend::available() {
+            let mut sap = SweepAndPrune::new(Sweep::new().with_backend(backend).unwrap());
+            assert_eq!(sap.update(&boxes), all, "{backend:?}");
+            let filtered = Filtered::new(&boxes, &filters).unwrap();
+            assert_eq!(sap.update(&filtered), among_0(99), "{backend:?}");
+            assert_eq!(sap.removed().len(), all.len() - 19, "{backend:?}");
+            // Box 7 leaves every group: its pair with box 0 goes, incrementally.
+            let mut changed = filters.clone();
+            changed[7] = CollisionFilter::new(0, !0);
+            let filtered = Filtered::new(&boxes, &changed).unwrap();
+            assert_eq!(sap.update(&filtered), among_0(7), "{backend:?}");
+            assert_eq!((sap.added(), sap.removed()), (&[][..], &[(0, 7)][..]));
+            assert_eq!(sap.moved, [7], "{backend:?}: one refiltered box");
+            assert_eq!(sap.update(&boxes), all, "{backend:?}");
+            assert_eq!(sap.added().len(), all.len() - 18, "{backend:?}");
         }
     }
 
