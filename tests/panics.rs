@@ -344,6 +344,15 @@ fn broadphase_never_panics() {
                 }
                 let _ = (sap.pairs().len(), sap.added().len(), sap.removed().len());
             }
+            // Spheres and octahedra: a full update, then an incremental one (nothing moved).
+            let (mut sap_spheres, mut sap_octs) =
+                (SweepAndPrune::new(sweep), SweepAndPrune::new(sweep));
+            let oct_filters =
+                vec![CollisionFilter::new(wild_u32(&mut rng), wild_u32(&mut rng)); octs.len()];
+            for _ in 0..2 {
+                let _ = sap_spheres.update(&spheres);
+                let _ = sap_octs.update(&Filtered::new(&octs, &oct_filters).expect("as many"));
+            }
         }
         let _ = broadphase::complete_pairs(&boxes);
         let _ = broadphase::bipartite_pairs(&spheres, &spheres);

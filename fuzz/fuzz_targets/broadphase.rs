@@ -20,11 +20,11 @@
 //! rejected ones, in the same order.
 //!
 //! Some inputs are tiled into more than 4,096 elements (translated copies) so that sweeps with 2
-//! threads really split into several tasks. `SweepAndPrune` runs a few frames with arbitrary boxes
-//! moved (incremental and full updates), with collision filters in some frames (some of them
-//! changed from frame to frame, the boxes moved or not): each frame's pairs are the sorted brute
-//! force (less the pairs the filters reject), and `added` / `removed` the differences from the
-//! previous frame.
+//! threads really split into several tasks. `SweepAndPrune` runs a few frames of boxes, spheres
+//! or octahedra, arbitrary ones moved (incremental and full updates), with collision filters in
+//! some frames (some of them changed from frame to frame, the elements moved or not): each
+//! frame's pairs are the sorted brute force (less the pairs the filters reject), and `added` /
+//! `removed` the differences from the previous frame.
 #![no_main]
 #![allow(clippy::single_range_in_vec_init)] // lists of index ranges (one when not tiled)
 
@@ -33,7 +33,7 @@ mod input;
 mod sweep_order;
 
 use bvlanes::broadphase::{
-    CollisionFilter, Filtered, Partition, Sweep, SweepAndPrune, SweepAxis, Sweepable,
+    CollisionFilter, Filtered, Partition, Sweep, SweepAndPrune, SweepAxis, Sweepable, Tracked,
 };
 use bvlanes::{Aabb, Aabbs, Backend, Octahedra, Octahedron, Query, Sphere, Spheres};
 use core::fmt::Debug;
@@ -457,8 +457,11 @@ fn run<T: Shape>(inp: &mut Input) {
     check_bipartite(a_items, b_items, &a, &b, &brute, only);
 }
 
-/// `SweepAndPrune` over a few frames of boxes, some moved each frame.
-fn sweep_and_prune(inp: &mut Input) {
+/// `SweepAndPrune` over a few frames of boxes, spheres or octahedra, some moved each frame.
+fn sweep_and_prune<T: Shape>(inp: &mut Input)
+where
+    T::Set: Tracked,
+{
     let threads = 1 + usize::from(inp.u8() & 1);
     let backends = Backend::available();
     let backend = backends[usize::from(inp.u8()) % backends.len()];
@@ -468,9 +471,9 @@ fn sweep_and_prune(inp: &mut Input) {
         .with_threads(threads);
     let mut sap = SweepAndPrune::new(sweep);
     let n = usize::from(inp.u8() % 64);
-    let mut boxes: Vec<Aabb> = (0..n)
-        .map(|_| Aabb::read(inp))
-        .map(|b| if b.is_valid() { b } else { Aabb::default() })
+    let mut boxes: Vec<T> = (0..n)
+        .map(|_| T::read(inp))
+        .map(|b| if b.is_valid() { b } else { T::zeroed() })
         .collect();
     let mut previous: Vec<Pair> = Vec::new();
     // Filters of every box, used in the frames whose bit of `filtered_frames` is set.
@@ -482,7 +485,7 @@ fn sweep_and_prune(inp: &mut Input) {
             match inp.u8() % 8 {
                 0 => {
                     let m = usize::from(inp.u8() % 4);
-                    boxes.extend((0..m).map(|_| Aabb::default()));
+                    boxes.extend((0..m).map(|_| T::zeroed()));
                 }
                 1 if !boxes.is_empty() => {
                     boxes.pop();
@@ -495,7 +498,7 @@ fn sweep_and_prune(inp: &mut Input) {
                     break;
                 }
                 let i = usize::from(inp.u8()) % boxes.len();
-                let b = Aabb::read(inp);
+                let b = T::read(inp);
                 if b.is_valid() {
                     boxes[i] = b;
                 }
@@ -512,7 +515,7 @@ fn sweep_and_prune(inp: &mut Input) {
                 }
             }
         }
-        let set = Aabbs::from_slice(&boxes).expect("valid boxes");
+        let set = T::set(&boxes);
         let mut want = brute_complete(&boxes, &[0..boxes.len()], Backend::Scalar);
         let got = if filtered_frames >> frame & 1 != 0 {
             want.retain(|&(i, j)| filters[i as usize].accepts(&filters[j as usize]));
@@ -557,6 +560,10 @@ fuzz_target!(|data: &[u8]| {
         0 => run::<Aabb>(&mut inp),
         1 => run::<Sphere>(&mut inp),
         2 => run::<Octahedron>(&mut inp),
-        _ => sweep_and_prune(&mut inp),
+        _ => match inp.u8() % 3 {
+            0 => sweep_and_prune::<Aabb>(&mut inp),
+            1 => sweep_and_prune::<Sphere>(&mut inp),
+            _ => sweep_and_prune::<Octahedron>(&mut inp),
+        },
     }
 });

@@ -83,7 +83,7 @@ mod sorted;
 mod sweep;
 
 pub use filter::{CollisionFilter, Filtered};
-pub use persistent::{FrameBoxes, SweepAndPrune};
+pub use persistent::{Frame, SweepAndPrune, Tracked};
 
 use crate::error::BvError;
 use crate::lanes::Backend;

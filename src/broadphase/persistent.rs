@@ -2,10 +2,9 @@
 //! that moved.
 
 use super::{CollisionFilter, Filtered, Sweep, Sweepable};
-use crate::blocked::Blocked;
-use crate::primitive::Aabb;
+use crate::blocked::{BlockQuery, Blockable, Blocked};
 use crate::query::HitLists;
-use crate::soa::Aabbs;
+use crate::soa::{Aabbs, Octahedra, Spheres};
 
 /// Above this share of moved boxes an update recomputes everything (one in eight).
 const MOVED_SHARE_FOR_FULL: usize = 8;
@@ -15,25 +14,27 @@ const MOVED_SHARE_FOR_FULL: usize = 8;
 /// bring them back under it).
 const MAX_LOOSENESS: f64 = 1.5;
 
-/// What [`SweepAndPrune::update`] takes: a frame's boxes, [`Aabbs`], or the boxes with a
-/// [`CollisionFilter`] each, [`Filtered`]`<Aabbs>` (the filters may change from frame to frame).
-/// Sealed.
-pub trait FrameBoxes: Sweepable + frame::Sealed {}
+/// The sets a [`SweepAndPrune`] tracks from frame to frame: [`Aabbs`], [`Spheres`] and
+/// [`Octahedra`] (a pair is the container's own test of the two elements, as [`Sweep`] reports
+/// it). Sealed.
+pub trait Tracked: Sweepable + Blockable + Default + core::fmt::Debug + tracked::Sealed {}
 
-impl FrameBoxes for Aabbs {}
-impl FrameBoxes for Filtered<'_, Aabbs> {}
+/// What [`SweepAndPrune::update`] takes for a tracked set `C`: the frame's `C`, or the `C` with a
+/// [`CollisionFilter`] per element, [`Filtered`]`<C>` (the filters may change from frame to
+/// frame). Sealed.
+pub trait Frame<C: Tracked>: Sweepable + frame::Sealed<C> {}
 
 mod frame {
-    use super::{Aabbs, CollisionFilter, Filtered};
+    use super::{CollisionFilter, Filtered, Tracked};
 
-    /// Seals [`FrameBoxes`](super::FrameBoxes): the boxes and their filters, if any.
-    pub trait Sealed {
-        fn boxes(&self) -> &Aabbs;
+    /// Seals [`Frame`](super::Frame): the set and its filters, if any.
+    pub trait Sealed<C> {
+        fn set(&self) -> &C;
         fn filters(&self) -> Option<&[CollisionFilter]>;
     }
 
-    impl Sealed for Aabbs {
-        fn boxes(&self) -> &Aabbs {
+    impl<C: Tracked> Sealed<C> for C {
+        fn set(&self) -> &C {
             self
         }
         fn filters(&self) -> Option<&[CollisionFilter]> {
@@ -41,9 +42,9 @@ mod frame {
         }
     }
 
-    impl Sealed for Filtered<'_, Aabbs> {
-        fn boxes(&self) -> &Aabbs {
-            self.set()
+    impl<C: Tracked> Sealed<C> for Filtered<'_, C> {
+        fn set(&self) -> &C {
+            Filtered::set(self)
         }
         fn filters(&self) -> Option<&[CollisionFilter]> {
             Some(Filtered::filters(self))
@@ -51,25 +52,112 @@ mod frame {
     }
 }
 
-/// The overlapping pairs of a set of boxes that changes from frame to frame (temporal
-/// coherence, seed 002).
+impl<C: Tracked> Frame<C> for C {}
+impl<C: Tracked> Frame<C> for Filtered<'_, C> {}
+
+mod tracked {
+    use super::{Blocked, HitLists, Sweep};
+
+    /// Seals [`Tracked`](super::Tracked): what the structure does with its own set.
+    pub trait Sealed: Sized + crate::blocked::Blockable {
+        /// Overwrites this set with `other` (as long), appending the changed indices to
+        /// `changed`, ascending.
+        fn take_changed(&mut self, other: &Self, changed: &mut Vec<u32>);
+        /// [`moved_hits`](super::moved_hits) of the `moved` elements of `set`.
+        fn moved_hits(
+            blocked: &mut Option<Blocked<Self>>,
+            set: &Self,
+            moved: &[u32],
+            sweep: &Sweep,
+            out: &mut HitLists,
+        );
+    }
+}
+
+macro_rules! tracked {
+    ($($c:ty),*) => {$(
+        impl Tracked for $c {}
+
+        impl tracked::Sealed for $c {
+            fn take_changed(&mut self, other: &Self, changed: &mut Vec<u32>) {
+                <$c>::take_changed(self, other, changed);
+            }
+            fn moved_hits(
+                blocked: &mut Option<Blocked<Self>>,
+                set: &Self,
+                moved: &[u32],
+                sweep: &Sweep,
+                out: &mut HitLists,
+            ) {
+                // Each moved element read once: the blocks' moves and the batch's queries.
+                let items: Vec<_> = moved
+                    .iter()
+                    .map(|&m| set.get(m as usize).expect("a moved element below the count"))
+                    .collect();
+                moved_hits(blocked, set, moved, &items, sweep, out);
+            }
+        }
+    )*};
+}
+
+tracked!(Aabbs, Spheres, Octahedra);
+
+/// The hits of `items`, the `moved` elements of `set`, as one batch of queries against the
+/// blocks of `set` (on `sweep`'s backend and threads), into `out`: the blocks first brought to
+/// this frame (the moved elements written, then optimized past [`MAX_LOOSENESS`]), or built.
+fn moved_hits<C: Blockable>(
+    blocked: &mut Option<Blocked<C>>,
+    set: &C,
+    moved: &[u32],
+    items: &[C::Primitive],
+    sweep: &Sweep,
+    out: &mut HitLists,
+) where
+    C::Primitive: BlockQuery<C>,
+{
+    let threads = sweep.threads();
+    let blocked = match blocked {
+        Some(blocked) => {
+            let moves: Vec<(usize, C::Primitive)> = moved
+                .iter()
+                .zip(items)
+                .map(|(&m, &item)| (m as usize, item))
+                .collect();
+            blocked
+                .set_many(&moves)
+                .expect("elements of a valid container, at indices below its count");
+            blocked.optimize(MAX_LOOSENESS);
+            blocked
+        }
+        None => blocked.insert(Blocked::new_with_threads(set, threads)),
+    };
+    blocked
+        .with_backend(sweep.backend())
+        .expect("a sweep's backend runs on this CPU")
+        .with_threads(threads)
+        .hits_many_into(items, out);
+}
+
+/// The overlapping pairs of a set of boxes (or spheres, or octahedra: any [`Tracked`] set `C`)
+/// that changes from frame to frame (temporal coherence, seed 002).
 ///
-/// [`update`](Self::update) takes this frame's boxes (box `i` is the same object in every
+/// [`update`](Self::update) takes this frame's set (element `i` is the same object in every
 /// frame) and returns every overlapping pair `(i, j)`, `i < j`, once, **ascending** — the same set
-/// as [`Sweep::complete_pairs`], in `(i, j)` order. Boxes with [collision filters](Filtered)
+/// as [`Sweep::complete_pairs`], in `(i, j)` order. Elements with [collision filters](Filtered)
 /// give the pairs whose filters accept each other, as the sweep of the same `Filtered` set does.
-/// When the number of boxes is unchanged (and the frames are both filtered or both not) and at
-/// most one box in eight moved (any change of its bounds, or of its filter), only the pairs of
-/// the moved boxes are recomputed: the old pairs between unmoved boxes stand, and each moved box is queried against
-/// this frame's boxes in a [`Blocked<Aabbs>`](Blocked) that the structure keeps from frame to
-/// frame (the moved boxes written with [`Blocked::set_many`], its bounds
-/// [`optimize`](Blocked::optimize)d past a looseness of 1.5), with the sweep's backend and
-/// threads. Otherwise the whole set is swept again (and the blocks, if any, are brought up to
-/// date with [`Blocked::update`]). So an incremental update costs a pass over the boxes (to find
-/// the moved ones) and over the pairs (to merge), plus a small query per moved box; the blocks
-/// are built at the first incremental update (one [`Blocked::new`]) and take about the boxes'
-/// own memory again. [`added`](Self::added) and [`removed`](Self::removed) give the difference
-/// from the previous update.
+/// When the number of elements is unchanged (and the frames are both filtered or both not) and
+/// at most one element in eight moved (any change of its values, or of its filter), only the
+/// pairs of the moved elements are recomputed: the old pairs between unmoved elements stand, and
+/// each moved element is queried against this frame's set in a [`Blocked<C>`](Blocked) that the
+/// structure keeps from frame to frame (the moved elements written with [`Blocked::set_many`],
+/// its bounds [`optimize`](Blocked::optimize)d past a looseness of 1.5), with the sweep's
+/// backend and threads. Otherwise the whole set is swept again (and the blocks, if any, are
+/// brought up to date with [`Blocked::update`]). So an incremental update costs a pass over the
+/// elements (to find the moved ones) and over the pairs (to merge), plus a small query per moved
+/// element; the blocks are built at the first incremental update (one [`Blocked::new`]) and take
+/// about the set's own memory again. [`added`](Self::added) and [`removed`](Self::removed) give
+/// the difference from the previous update. The set type is inferred from the first `update`
+/// (`SweepAndPrune<Aabbs>` is the default where a type is written without it).
 ///
 /// ```
 /// use bvlanes::broadphase::{Sweep, SweepAndPrune};
@@ -105,19 +193,32 @@ mod frame {
 /// assert_eq!(sap.added(), [(1, 2)]);
 /// # Ok::<(), bvlanes::BvError>(())
 /// ```
+///
+/// Spheres (octahedra alike):
+///
+/// ```
+/// use bvlanes::broadphase::{Sweep, SweepAndPrune};
+/// use bvlanes::{Sphere, Spheres};
+/// let mut sap = SweepAndPrune::new(Sweep::new());
+/// let mut balls = vec![Sphere::new([0.0; 3], 1.0), Sphere::new([3.0, 0.0, 0.0], 1.0)];
+/// assert_eq!(sap.update(&Spheres::from_slice(&balls)?), []);
+/// balls[1] = Sphere::new([2.0, 0.0, 0.0], 1.0); // touches sphere 0
+/// assert_eq!(sap.update(&Spheres::from_slice(&balls)?), [(0, 1)]);
+/// # Ok::<(), bvlanes::BvError>(())
+/// ```
 #[derive(Clone, Debug, Default)]
-pub struct SweepAndPrune {
+pub struct SweepAndPrune<C: Tracked = Aabbs> {
     sweep: Sweep,
-    /// Last frame's boxes.
-    boxes: Aabbs,
+    /// Last frame's set.
+    boxes: C,
     /// Last frame's filters (`None`: an unfiltered frame).
     filters: Option<Vec<CollisionFilter>>,
-    /// The boxes as of the last update in blocks, for the moved boxes' queries (`None` until
+    /// The set as of the last update in blocks, for the moved elements' queries (`None` until
     /// the first incremental update, and after a full one that changed the count).
-    blocked: Option<Blocked<Aabbs>>,
-    /// The moved boxes of the last update, ascending (kept for its memory).
+    blocked: Option<Blocked<C>>,
+    /// The moved elements of the last update, ascending (kept for its memory).
     moved: Vec<u32>,
-    /// The moved boxes' hit lists of the last incremental update (kept for its memory).
+    /// The moved elements' hit lists of the last incremental update (kept for its memory).
     lists: HitLists,
     /// Last frame's pairs, ascending.
     pairs: Vec<(u32, u32)>,
@@ -127,20 +228,19 @@ pub struct SweepAndPrune {
     removed: Vec<(u32, u32)>,
 }
 
-impl SweepAndPrune {
+impl<C: Tracked> SweepAndPrune<C> {
     /// An empty structure sweeping with `sweep`'s backend and threads.
     #[must_use]
-    pub fn new(sweep: Sweep) -> SweepAndPrune {
+    pub fn new(sweep: Sweep) -> SweepAndPrune<C> {
         SweepAndPrune {
             sweep,
             ..SweepAndPrune::default()
         }
     }
 
-    /// This frame's pairs (see the [type docs](Self)): of [`Aabbs`], or of
-    /// [`Filtered`]`<Aabbs>`.
-    pub fn update<F: FrameBoxes>(&mut self, frame: &F) -> &[(u32, u32)] {
-        let (boxes, filters) = (frame.boxes(), frame.filters());
+    /// This frame's pairs (see the [type docs](Self)): of a `C`, or of a [`Filtered`]`<C>`.
+    pub fn update<F: Frame<C>>(&mut self, frame: &F) -> &[(u32, u32)] {
+        let (boxes, filters) = (frame.set(), frame.filters());
         let n = boxes.len();
         // The moved boxes, found as last frame's boxes are overwritten with this frame's (and
         // its filters with this frame's: a box whose filter changed counts as moved).
@@ -148,7 +248,7 @@ impl SweepAndPrune {
         let same_filtering = self.filters.is_some() == filters.is_some();
         self.moved.clear();
         if same_count {
-            self.boxes.take_changed(boxes, &mut self.moved);
+            tracked::Sealed::take_changed(&mut self.boxes, boxes, &mut self.moved);
         } else {
             self.boxes.clone_from(boxes);
         }
@@ -205,39 +305,18 @@ impl SweepAndPrune {
     /// smaller index's query only; with `filters`, a pair only if they accept each other.
     fn moved_pairs(
         &mut self,
-        boxes: &Aabbs,
+        set: &C,
         filters: Option<&[CollisionFilter]>,
         is_moved: impl Fn(u32) -> bool,
     ) -> Vec<(u32, u32)> {
-        let threads = self.sweep.threads();
+        C::moved_hits(
+            &mut self.blocked,
+            set,
+            &self.moved,
+            &self.sweep,
+            &mut self.lists,
+        );
         let moved = &self.moved;
-        // Each moved box read once: the blocks' moves and the batch's queries.
-        let queries: Vec<Aabb> = moved
-            .iter()
-            .map(|&m| boxes.get(m as usize).expect("a moved box below the count"))
-            .collect();
-        let blocked = match &mut self.blocked {
-            Some(blocked) => {
-                let moves: Vec<(usize, Aabb)> = moved
-                    .iter()
-                    .zip(&queries)
-                    .map(|(&m, &q)| (m as usize, q))
-                    .collect();
-                blocked
-                    .set_many(&moves)
-                    .expect("boxes of a valid container, at indices below its count");
-                blocked.optimize(MAX_LOOSENESS);
-                blocked
-            }
-            None => self
-                .blocked
-                .insert(Blocked::new_with_threads(boxes, threads)),
-        };
-        blocked
-            .with_backend(self.sweep.backend())
-            .expect("a sweep's backend runs on this CPU")
-            .with_threads(threads)
-            .hits_many_into(&queries, &mut self.lists);
         // A query's own box is among its hits; a pair of two moved boxes comes from both. As
         // `moved` and each list ascend, the pairs with the moved box first come out ascending;
         // the others are sorted (as one `u64` each: a compare each), then the two are merged.
@@ -373,7 +452,7 @@ mod tests {
     use super::*;
     use crate::broadphase::SweepAxis;
     use crate::lanes::Backend;
-    use crate::primitive::Aabb;
+    use crate::primitive::{Aabb, Octahedron, Sphere};
 
     #[test]
     #[cfg_attr(
@@ -381,7 +460,42 @@ mod tests {
         ignore = "minutes under Miri (a radix sort per frame); safe code only"
     )]
     fn updates_equal_a_full_sweep_frame_after_frame() {
-        frames_equal_full_sweeps(false);
+        frames_equal_full_sweeps(false, |b| Aabbs::from_slice(b).unwrap());
+    }
+
+    /// The frames' boxes as spheres (each box's centre, its largest half extent), filtered.
+    #[test]
+    #[cfg_attr(
+        miri,
+        ignore = "minutes under Miri (a radix sort per frame); safe code only"
+    )]
+    fn sphere_updates_equal_a_full_sweep_frame_after_frame() {
+        frames_equal_full_sweeps(true, |b| {
+            let balls: Vec<Sphere> = b
+                .iter()
+                .map(|b| {
+                    let c = [0, 1, 2].map(|k| (b.min[k] + b.max[k]) / 2.0);
+                    let r = (0..3)
+                        .map(|k| (b.max[k] - b.min[k]) / 2.0)
+                        .fold(0.0, f32::max);
+                    Sphere::new(c, r)
+                })
+                .collect();
+            Spheres::from_slice(&balls).unwrap()
+        });
+    }
+
+    /// The frames' boxes as octahedra (each box's circumscribed one).
+    #[test]
+    #[cfg_attr(
+        miri,
+        ignore = "minutes under Miri (a radix sort per frame); safe code only"
+    )]
+    fn octahedron_updates_equal_a_full_sweep_frame_after_frame() {
+        frames_equal_full_sweeps(false, |b| {
+            let octs: Vec<Octahedron> = b.iter().map(Octahedron::from_aabb).collect();
+            Octahedra::from_slice(&octs).unwrap()
+        });
     }
 
     /// The same frames with collision filters, some of which change each frame (box moved
@@ -392,12 +506,13 @@ mod tests {
         ignore = "minutes under Miri (a radix sort per frame); safe code only"
     )]
     fn filtered_updates_equal_a_filtered_full_sweep_frame_after_frame() {
-        frames_equal_full_sweeps(true);
+        frames_equal_full_sweeps(true, |b| Aabbs::from_slice(b).unwrap());
     }
 
-    /// Sixteen frames of 3,000 boxes (with filters if `filtered`) on every backend: each
-    /// update equals the full sweep of its frame, `added` and `removed` the differences.
-    fn frames_equal_full_sweeps(filtered: bool) {
+    /// Sixteen frames of 3,000 boxes made into a set by `make` (with filters if `filtered`) on
+    /// every backend: each update equals the full sweep of its frame, `added` and `removed` the
+    /// differences.
+    fn frames_equal_full_sweeps<C: Tracked>(filtered: bool, make: impl Fn(&[Aabb]) -> C) {
         let mut x = 0x2545_f491u32;
         let mut next = move || {
             x ^= x << 13;
@@ -464,7 +579,7 @@ mod tests {
                     boxes.push(Aabb::new([0.0; 3], [1000.0; 3]));
                     filters.push(CollisionFilter::ALL);
                 }
-                let set = Aabbs::from_slice(&boxes).unwrap();
+                let set = make(&boxes);
                 let (got, mut want) = if filtered {
                     let set = Filtered::new(&set, &filters).unwrap();
                     let got = sap.update(&set).to_vec();
