@@ -589,15 +589,17 @@ const SAP_FRAMES: usize = 8;
 
 /// `SweepAndPrune::update` with 1 % of the boxes moving a little each frame, against a full
 /// re-sweep of the same frames, both on the detected backend, 1 thread; and the same frames with
-/// collision filters (four groups, a box colliding with the other three); the pairs of every
-/// frame are checked against the full sweep's first.
+/// collision filters (four groups, a box colliding with the other three), and as spheres (each
+/// box's centre and largest half extent); the pairs of every frame are checked against the full
+/// sweep's first.
 fn sap_rows(ctx: &Ctx<'_>, t: &mut Table, targets: &mut Vec<Target>, scene: &BoxScene) {
     use bvlanes::broadphase::{CollisionFilter, Filtered, SweepAndPrune};
-    use bvlanes::{Aabb, Aabbs};
+    use bvlanes::{Aabb, Aabbs, Sphere, Spheres};
     let n = scene.list.len();
     // Frame f moves boxes f, f + 100, f + 200, ... (1 %) by one unit along a fixed direction;
     // the last frame's step back to frame 0 moves all SAP_FRAMES % of them, still incremental.
     let mut frames: Vec<Aabbs> = Vec::new();
+    let mut sphere_frames: Vec<Spheres> = Vec::new();
     let mut list = scene.list.clone();
     for f in 0..SAP_FRAMES {
         for i in (f..n).step_by(100) {
@@ -609,6 +611,17 @@ fn sap_rows(ctx: &Ctx<'_>, t: &mut Table, targets: &mut Vec<Target>, scene: &Box
             );
         }
         frames.push(Aabbs::from_slice(&list).expect("moved boxes stay valid"));
+        let balls: Vec<Sphere> = list
+            .iter()
+            .map(|b| {
+                let c = [0, 1, 2].map(|k| (b.min[k] + b.max[k]) / 2.0);
+                let r = (0..3)
+                    .map(|k| (b.max[k] - b.min[k]) / 2.0)
+                    .fold(0.0, f32::max);
+                Sphere::new(c, r)
+            })
+            .collect();
+        sphere_frames.push(Spheres::from_slice(&balls).expect("valid spheres"));
     }
     let sweep = Sweep::new().with_threads(1);
     let filters: Vec<CollisionFilter> = (0..n)
@@ -621,7 +634,13 @@ fn sap_rows(ctx: &Ctx<'_>, t: &mut Table, targets: &mut Vec<Target>, scene: &Box
     }
     let mut sap = SweepAndPrune::new(sweep);
     let mut sap_filtered = SweepAndPrune::new(sweep);
+    let mut sap_spheres = SweepAndPrune::new(sweep);
     let mut agree = true;
+    for f in &sphere_frames {
+        let mut want = sweep.complete_pairs(f);
+        want.sort_unstable();
+        agree &= sap_spheres.update(f) == want.as_slice();
+    }
     for f in &frames {
         let mut want = sweep.complete_pairs(f);
         want.sort_unstable();
@@ -630,8 +649,9 @@ fn sap_rows(ctx: &Ctx<'_>, t: &mut Table, targets: &mut Vec<Target>, scene: &Box
         want.sort_unstable();
         agree &= sap_filtered.update(&filtered(f, filters)) == want.as_slice();
     }
-    let frames = &frames;
+    let (frames, sphere_frames) = (&frames, &sphere_frames);
     let (mut at, mut full_at, mut filtered_at, mut full_filtered_at) = (0, 0, 0, 0);
+    let (mut spheres_at, mut full_spheres_at) = (0, 0);
     let mut vs = vec![
         Variant::new("sap", 1, move |_| {
             at = (at + 1) % SAP_FRAMES;
@@ -652,6 +672,14 @@ fn sap_rows(ctx: &Ctx<'_>, t: &mut Table, targets: &mut Vec<Target>, scene: &Box
             black_box(sweep.complete_pairs(&filtered(&frames[full_filtered_at], filters))).len()
                 as u64
         }),
+        Variant::new("sap spheres", 1, move |_| {
+            spheres_at = (spheres_at + 1) % SAP_FRAMES;
+            sap_spheres.update(&sphere_frames[spheres_at]).len() as u64
+        }),
+        Variant::new("full spheres", 1, move |_| {
+            full_spheres_at = (full_spheres_at + 1) % SAP_FRAMES;
+            black_box(sweep.complete_pairs(&sphere_frames[full_spheres_at])).len() as u64
+        }),
     ];
     let rounds = if n >= BIG {
         ctx.rounds.min(BIG_ROUNDS + 3)
@@ -661,6 +689,7 @@ fn sap_rows(ctx: &Ctx<'_>, t: &mut Table, targets: &mut Vec<Target>, scene: &Box
     measure(&mut vs, rounds, ctx.slice);
     let (sap_v, full_v) = (find(&vs, "sap"), find(&vs, "full"));
     let (sap_f, full_f) = (find(&vs, "sap filtered"), find(&vs, "full filtered"));
+    let (sap_s, full_s) = (find(&vs, "sap spheres"), find(&vs, "full spheres"));
     let backend = sweep.backend();
     for (v, label) in [
         (
@@ -680,6 +709,14 @@ fn sap_rows(ctx: &Ctx<'_>, t: &mut Table, targets: &mut Vec<Target>, scene: &Box
             format!(
                 "the same with collision filters: SweepAndPrune::update, {backend:?}, 1 thread"
             ),
+        ),
+        (
+            full_s,
+            format!("the same as spheres: full re-sweep, {backend:?}, 1 thread"),
+        ),
+        (
+            sap_s,
+            format!("the same as spheres: SweepAndPrune::update, {backend:?}, 1 thread"),
         ),
     ] {
         let ms = v.median() * 1e3;
@@ -701,11 +738,13 @@ fn sap_rows(ctx: &Ctx<'_>, t: &mut Table, targets: &mut Vec<Target>, scene: &Box
     t.notes.push(format!(
         "SweepAndPrune rows: {SAP_FRAMES} frames of the terdiman scene, each moving 1 % of the boxes by (1, -1, 0.5), \
          cycled; update vs full re-sweep: {}x; with collision filters (box i in group i % 4, colliding with the \
-         other three groups), update vs full re-sweep: {}x; {}",
+         other three groups), update vs full re-sweep: {}x; as spheres (each box's centre and largest half \
+         extent), update vs full re-sweep: {}x; {}",
         sig3(x),
         sig3(ratio(full_f, sap_f)),
+        sig3(ratio(full_s, sap_s)),
         if agree {
-            "checked: every frame's update equals the full sweep's pairs (with filters too)"
+            "checked: every frame's update equals the full sweep's pairs (with filters and as spheres too)"
         } else {
             "**MISMATCH**: an update differs from the full sweep"
         }

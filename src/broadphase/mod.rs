@@ -44,7 +44,7 @@
 //! `group_a & mask_b != 0 && group_b & mask_a != 0`. The filters ride in the sweep's rows as two
 //! more columns and are tested in the SIMD loop beside the overlap (the pairs and their order are
 //! the unfiltered ones less the rejected pairs). [`SweepAndPrune::update`] takes a
-//! `Filtered<Aabbs>` too (a box whose filter changed counts as moved).
+//! `Filtered` set too (an element whose filter changed counts as moved).
 //!
 //! # Axis
 //! [`SweepAxis::Auto`] (the default) sweeps along x unless another axis is clearly better for the
