@@ -75,7 +75,8 @@
 //! * [`Conservative`] tests may report false positives, never false negatives; so may the [`Obb`]
 //!   separating-axis test, within its documented margin, and the [`Frustum`] plane test (near
 //!   the frustum's edges and corners, and within its margin).
-//! * Constructors that compute bounds ([`Aabb::from_sphere`], [`Octahedron::from_points`], ...)
+//! * Constructors that compute bounds ([`Aabb::from_sphere`], [`Octahedron::from_points`],
+//!   [`Sphere::from_aabb`], ...)
 //!   round outward, so the volume contains its input exactly.
 //! * Tests with arithmetic (spheres) are evaluated in f32 in a documented operation order (see
 //!   `docs/algorithms.md`); the octahedron sum condition has a tolerance that never rejects a

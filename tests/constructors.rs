@@ -2,7 +2,8 @@
 //! `Aabb::from_points`, `Aabb::from_sphere`, `Octahedron::from_points`, `::from_aabb` (all eight
 //! corners), `::from_sphere` (`t_k(center) -/+ sqrt(3) r`), `UpTet::circumscribed` (the up
 //! tetrahedron's four vertices), `UpTet::inscribed` (its vertices inside), and the same for
-//! `DownTet`. Containment is checked exactly (the `Exact` fixed point of `common`; f64 cannot hold
+//! `DownTet`; `Sphere::from_aabb` (all eight corners) and `Sphere::from_points`, checked in
+//! integers on a grid of `2^-45` and tight to two f32 steps. Containment is checked exactly (the `Exact` fixed point of `common`; f64 cannot hold
 //! `1.0 + 1e-20`), or in f64 where the brief's formula involves `sqrt(3)`. Random and adversarial
 //! inputs. Also: a user vector type implementing `Into<[f32; 3]>` works with the constructors,
 //! and the point-set constructors take points owned or borrowed (`Vec`, array, `&Vec`, slice,
@@ -782,4 +783,216 @@ fn infinite_inputs_never_make_nan_bounds() {
     assert_eq!(d.max, [inf; 4]);
     let u = bvlanes::DownTet::new([-3e38, -3e38, inf, 0.0]).circumscribed();
     assert_eq!(u.min, [-inf; 4]);
+}
+
+// ---- Sphere ----
+
+/// `v * 2^45` as an integer, if it is one (every finite f32 of magnitude below `2^60` whose
+/// last bit is at least `2^-45`): the exact grid of the sphere checks.
+fn fixed45(v: f32) -> Option<i128> {
+    assert!(v.is_finite() && v.abs() < 1.0e18, "fixed45({v})");
+    if v == 0.0 {
+        return Some(0);
+    }
+    let bits = v.to_bits();
+    let biased = ((bits >> 23) & 0xff) as i32;
+    let (m, e) = if biased == 0 {
+        (i128::from(bits & 0x7f_ffff), -149)
+    } else {
+        (i128::from(bits & 0x7f_ffff | 1 << 23), biased - 150)
+    };
+    let shift = e + 45;
+    let magnitude = if shift >= 0 {
+        m << shift
+    } else if m & ((1 << -shift) - 1) == 0 {
+        m >> -shift
+    } else {
+        return None;
+    };
+    Some(if bits >> 31 == 1 {
+        -magnitude
+    } else {
+        magnitude
+    })
+}
+
+/// `|p - c|^2` exactly, at scale `2^90`, if every value is on the grid of [`fixed45`].
+fn distance2(c: [f32; 3], p: [f32; 3]) -> Option<i128> {
+    let mut sum = 0;
+    for k in 0..3 {
+        let d = fixed45(p[k])? - fixed45(c[k])?;
+        sum += d * d;
+    }
+    Some(sum)
+}
+
+/// Whether `p` lies within `s`, exactly (`None`: a value off the grid of [`fixed45`]).
+fn sphere_holds(s: &Sphere, p: [f32; 3]) -> Option<bool> {
+    let r = fixed45(s.radius)?;
+    Some(distance2(s.center, p)? <= r * r)
+}
+
+/// Checks that `s` holds every point exactly and that its radius is tight: two f32 steps
+/// down, it misses the farthest one. Returns whether the check could be made exactly.
+fn assert_bounding_sphere(s: &Sphere, points: &[[f32; 3]], what: &str) -> bool {
+    assert!(
+        s.radius >= 0.0 && s.center.iter().all(|v| v.is_finite()),
+        "{what}: {s:?}"
+    );
+    let mut exact = true;
+    for &p in points {
+        match sphere_holds(s, p) {
+            Some(held) => assert!(held, "{what}: {p:?} outside {s:?}"),
+            None => exact = false,
+        }
+    }
+    let smaller = s.radius.next_down().next_down();
+    if exact && smaller >= 0.0 {
+        let shrunk = Sphere::new(s.center, smaller);
+        if let Some(misses) = points
+            .iter()
+            .map(|&p| sphere_holds(&shrunk, p))
+            .try_fold(false, |any, held| held.map(|h| any | !h))
+        {
+            assert!(misses, "{what}: radius {} is not tight ({s:?})", s.radius);
+        }
+    }
+    exact
+}
+
+/// Coordinates on the exact grid: integers, multiples of `2^-10`, values needing all 24 bits
+/// near 1,000 (midpoints round), signed zeros, small powers of two.
+fn grid_value(rng: &mut TestRng) -> f32 {
+    match rng.below(6) {
+        0 => rng.below(2001) as f32 - 1000.0,
+        1 => (rng.below(1 << 20) as f32 - (1 << 19) as f32) / 1024.0,
+        2 => rng.pick(&[
+            1000.0f32.next_down(),
+            -999.9999,
+            1.0 + f32::EPSILON,
+            0.0,
+            -0.0,
+        ]),
+        3 => rng.pick(&[0.5f32.powi(20), -0.5f32.powi(13), 3.0 * 0.5f32.powi(18)]),
+        _ => {
+            let v = rng.sym(1000.0);
+            if v.abs() < 0.5f32.powi(21) { 0.0 } else { v }
+        }
+    }
+}
+
+fn corners(b: &Aabb) -> Vec<[f32; 3]> {
+    (0..8)
+        .map(|i| [0, 1, 2].map(|k| if i >> k & 1 == 0 { b.min[k] } else { b.max[k] }))
+        .collect()
+}
+
+#[test]
+fn sphere_from_aabb_holds_every_corner_exactly_and_is_tight() {
+    let mut rng = TestRng::new(31);
+    let mut exact = 0;
+    for _ in 0..20_000 {
+        let (a, c) = (
+            [0; 3].map(|_| grid_value(&mut rng)),
+            [0; 3].map(|_| grid_value(&mut rng)),
+        );
+        let b = Aabb::new(
+            [0, 1, 2].map(|k| a[k].min(c[k])),
+            [0, 1, 2].map(|k| a[k].max(c[k])),
+        );
+        let s = Sphere::from_aabb(&b);
+        assert!(s.is_valid(), "{b:?}: {s:?}");
+        for k in 0..3 {
+            assert!(
+                b.min[k] <= s.center[k] && s.center[k] <= b.max[k],
+                "{b:?}: {s:?}"
+            );
+        }
+        exact += usize::from(assert_bounding_sphere(&s, &corners(&b), &format!("{b:?}")));
+    }
+    assert!(exact > 19_000, "boxes checked exactly: {exact}");
+    // Zero size (signed zeros too): radius 0, centre the point.
+    for p in [[0.0, -0.0, 5.5], [-0.0; 3], [1e-45, -3e38, 7.0]] {
+        let s = Sphere::from_aabb(&Aabb::new(p, p));
+        assert_eq!((s.center, s.radius), (p.map(|v| v + 0.0), 0.0), "{p:?}");
+    }
+    // The docs' example: the corners of [0, 2]^3 at sqrt(3).
+    let s = Sphere::from_aabb(&Aabb::new([0.0; 3], [2.0; 3]));
+    assert_eq!(s.center, [1.0; 3]);
+    assert!(f64::from(s.radius) >= 3f64.sqrt() && s.radius < 1.7321);
+}
+
+#[test]
+fn sphere_from_aabb_at_extreme_magnitudes() {
+    // Subnormal boxes: checked in f64 (differences and squares of subnormal f32 are exact).
+    let tiny = Aabb::new([1e-45, 0.0, -3e-45], [4e-45, 1e-45, -1e-45]);
+    let s = Sphere::from_aabb(&tiny);
+    for p in corners(&tiny) {
+        let d2: f64 = (0..3)
+            .map(|k| (f64::from(p[k]) - f64::from(s.center[k])).powi(2))
+            .sum();
+        assert!(d2 <= f64::from(s.radius).powi(2), "{p:?} outside {s:?}");
+    }
+    assert!(s.radius > 0.0 && s.radius < 1e-44, "{s:?}");
+    // Wider than 2^62: past MAX_RADIUS; wider than f32::MAX: infinite; never NaN.
+    let s = Sphere::from_aabb(&Aabb::new([-1e19, 0.0, 0.0], [1e19, 0.0, 0.0]));
+    assert!(s.radius >= 1e19 && !s.is_valid(), "{s:?}");
+    let s = Sphere::from_aabb(&Aabb::new([-3e38; 3], [3e38; 3]));
+    assert_eq!((s.center, s.radius), ([0.0; 3], f32::INFINITY));
+    let inf = f32::INFINITY;
+    for b in [
+        Aabb::new([0.0, -inf, 0.0], [1.0, 1.0, 1.0]),
+        Aabb::new([0.0; 3], [inf; 3]),
+        Aabb::new([f32::NAN, 0.0, 0.0], [1.0; 3]),
+    ] {
+        let s = Sphere::from_aabb(&b);
+        assert_eq!(s.radius, inf, "{b:?}: {s:?}");
+        assert!(!s.is_valid());
+    }
+}
+
+#[test]
+fn sphere_from_points_holds_every_point_exactly_and_is_tight() {
+    let mut rng = TestRng::new(32);
+    let mut exact = 0;
+    for n in 1..3000 {
+        let pts: Vec<[f32; 3]> = (0..n % 17 + 1)
+            .map(|_| [0; 3].map(|_| grid_value(&mut rng)))
+            .collect();
+        let s = Sphere::from_points(&pts).expect("finite points");
+        let b = Aabb::from_points(&pts).expect("finite points");
+        assert_eq!(s.center, Sphere::from_aabb(&b).center, "{pts:?}");
+        assert!(s.radius <= Sphere::from_aabb(&b).radius, "{pts:?}");
+        exact += usize::from(assert_bounding_sphere(&s, &pts, &format!("{pts:?}")));
+    }
+    assert!(exact > 2800, "point sets checked exactly: {exact}");
+    // One point: radius 0.
+    assert_eq!(
+        Sphere::from_points([[1.5f32, -2.0, 0.25]]).expect("a point"),
+        Sphere::new([1.5, -2.0, 0.25], 0.0)
+    );
+}
+
+#[test]
+fn sphere_from_points_takes_every_form_and_names_bad_points() {
+    let pts = vec![[1.0f32, 1e-20, 0.0], [-1e-20, 1.0, 3.0], [0.1, 0.2, 0.3]];
+    let want = Sphere::from_points(pts.clone()).expect("finite");
+    assert_eq!(Sphere::from_points(&pts), Ok(want));
+    assert_eq!(Sphere::from_points(&pts[..]), Ok(want));
+    assert_eq!(Sphere::from_points(pts.iter()), Ok(want));
+    assert_eq!(Sphere::from_points(pts.iter().copied()), Ok(want));
+    assert_eq!(Sphere::from_points([pts[0], pts[1], pts[2]]), Ok(want));
+    assert_eq!(
+        Sphere::from_points(Vec::<[f32; 3]>::new()),
+        Err(bvlanes::BvError::NoPoints)
+    );
+    for &bad in &[f32::NAN, f32::INFINITY, f32::NEG_INFINITY] {
+        let mut pts = vec![[1.0f32, 2.0, 3.0]; 5];
+        pts[2][1] = bad;
+        pts[4] = [f32::NAN; 3];
+        assert_eq!(
+            Sphere::from_points(&pts),
+            Err(bvlanes::BvError::NonFinite { index: 2 })
+        );
+    }
 }
