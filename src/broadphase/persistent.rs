@@ -383,8 +383,23 @@ fn take_refiltered(
     moved: &mut Vec<u32>,
 ) {
     let before = moved.len();
-    moved.extend((0..kept.len() as u32).filter(|&i| kept[i as usize] != filters[i as usize]));
-    kept.copy_from_slice(filters);
+    // 64 filters at a time: a stretch that did not change is one compare of its bytes (a
+    // `memcmp`; a branch on every filter took about 23 instructions a filter), else its changes
+    // as the bits of a word, then the set bits.
+    for (c, (kept, filters)) in kept.chunks_mut(64).zip(filters.chunks(64)).enumerate() {
+        if bytemuck::cast_slice::<_, u8>(kept) == bytemuck::cast_slice::<_, u8>(filters) {
+            continue;
+        }
+        let mut bits = 0u64;
+        for (j, (k, f)) in kept.iter_mut().zip(filters).enumerate() {
+            bits |= u64::from((k.group ^ f.group) | (k.mask ^ f.mask) != 0) << j;
+            *k = *f;
+        }
+        while bits != 0 {
+            moved.push((c * 64) as u32 + bits.trailing_zeros());
+            bits &= bits - 1;
+        }
+    }
     if moved.len() > before {
         // A few thousand moved elements at most in an incremental update: a sort costs little.
         moved.sort_unstable();
