@@ -590,7 +590,7 @@ const SAP_FRAMES: usize = 8;
 /// `SweepAndPrune::update` with 1 % of the boxes moving a little each frame, against a full
 /// re-sweep of the same frames, both on the detected backend, 1 thread; and the same frames with
 /// collision filters (four groups, a box colliding with the other three), and as spheres (each
-/// box's centre and largest half extent); the pairs of every frame are checked against the full
+/// box's bounding sphere, `Sphere::from_aabb`); the pairs of every frame are checked against the full
 /// sweep's first.
 fn sap_rows(ctx: &Ctx<'_>, t: &mut Table, targets: &mut Vec<Target>, scene: &BoxScene) {
     use bvlanes::broadphase::{CollisionFilter, Filtered, SweepAndPrune};
@@ -611,16 +611,7 @@ fn sap_rows(ctx: &Ctx<'_>, t: &mut Table, targets: &mut Vec<Target>, scene: &Box
             );
         }
         frames.push(Aabbs::from_slice(&list).expect("moved boxes stay valid"));
-        let balls: Vec<Sphere> = list
-            .iter()
-            .map(|b| {
-                let c = [0, 1, 2].map(|k| (b.min[k] + b.max[k]) / 2.0);
-                let r = (0..3)
-                    .map(|k| (b.max[k] - b.min[k]) / 2.0)
-                    .fold(0.0, f32::max);
-                Sphere::new(c, r)
-            })
-            .collect();
+        let balls: Vec<Sphere> = list.iter().map(Sphere::from_aabb).collect();
         sphere_frames.push(Spheres::from_slice(&balls).expect("valid spheres"));
     }
     let sweep = Sweep::new().with_threads(1);
@@ -738,8 +729,8 @@ fn sap_rows(ctx: &Ctx<'_>, t: &mut Table, targets: &mut Vec<Target>, scene: &Box
     t.notes.push(format!(
         "SweepAndPrune rows: {SAP_FRAMES} frames of the terdiman scene, each moving 1 % of the boxes by (1, -1, 0.5), \
          cycled; update vs full re-sweep: {}x; with collision filters (box i in group i % 4, colliding with the \
-         other three groups), update vs full re-sweep: {}x; as spheres (each box's centre and largest half \
-         extent), update vs full re-sweep: {}x; {}",
+         other three groups), update vs full re-sweep: {}x; as spheres (each box's bounding sphere, \
+         Sphere::from_aabb), update vs full re-sweep: {}x; {}",
         sig3(x),
         sig3(ratio(full_f, sap_f)),
         sig3(ratio(full_s, sap_s)),

@@ -486,7 +486,7 @@ mod tests {
         frames_equal_full_sweeps(false, |b| Aabbs::from_slice(b).unwrap());
     }
 
-    /// The frames' boxes as spheres (each box's centre, its largest half extent), filtered.
+    /// The frames' boxes as spheres (each box's bounding sphere), filtered.
     #[test]
     #[cfg_attr(
         miri,
@@ -494,16 +494,7 @@ mod tests {
     )]
     fn sphere_updates_equal_a_full_sweep_frame_after_frame() {
         frames_equal_full_sweeps(true, |b| {
-            let balls: Vec<Sphere> = b
-                .iter()
-                .map(|b| {
-                    let c = [0, 1, 2].map(|k| (b.min[k] + b.max[k]) / 2.0);
-                    let r = (0..3)
-                        .map(|k| (b.max[k] - b.min[k]) / 2.0)
-                        .fold(0.0, f32::max);
-                    Sphere::new(c, r)
-                })
-                .collect();
+            let balls: Vec<Sphere> = b.iter().map(Sphere::from_aabb).collect();
             Spheres::from_slice(&balls).unwrap()
         });
     }
