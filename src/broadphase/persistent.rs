@@ -477,52 +477,41 @@ mod tests {
     use crate::lanes::Backend;
     use crate::primitive::{Aabb, Octahedron, Sphere};
 
-    #[test]
-    #[cfg_attr(
-        miri,
-        ignore = "minutes under Miri (a radix sort per frame); safe code only"
-    )]
-    fn updates_equal_a_full_sweep_frame_after_frame() {
-        frames_equal_full_sweeps(false, |b| Aabbs::from_slice(b).unwrap());
+    /// Tests of [`frames_equal_full_sweeps`]: name, whether filtered, the set from the boxes.
+    macro_rules! frame_tests {
+        ($($(#[$doc:meta])* $name:ident: $filtered:expr, $make:expr;)*) => {$(
+            $(#[$doc])*
+            #[test]
+            #[cfg_attr(
+                miri,
+                ignore = "minutes under Miri (a radix sort per frame); safe code only"
+            )]
+            fn $name() {
+                frames_equal_full_sweeps($filtered, $make);
+            }
+        )*};
     }
 
-    /// The frames' boxes as spheres (each box's bounding sphere), filtered.
-    #[test]
-    #[cfg_attr(
-        miri,
-        ignore = "minutes under Miri (a radix sort per frame); safe code only"
-    )]
-    fn sphere_updates_equal_a_full_sweep_frame_after_frame() {
-        frames_equal_full_sweeps(true, |b| {
+    frame_tests! {
+        updates_equal_a_full_sweep_frame_after_frame: false, |b| Aabbs::from_slice(b).unwrap();
+        /// The same frames with collision filters, some of which change each frame (box moved
+        /// or not; frame 5 changes filters only).
+        filtered_updates_equal_a_filtered_full_sweep_frame_after_frame:
+            true, |b| Aabbs::from_slice(b).unwrap();
+        /// The frames' boxes as spheres (each box's bounding sphere), filtered.
+        sphere_updates_equal_a_full_sweep_frame_after_frame: true, |b| {
             let balls: Vec<Sphere> = b.iter().map(Sphere::from_aabb).collect();
             Spheres::from_slice(&balls).unwrap()
-        });
+        };
+        /// The frames' boxes as octahedra (each box's circumscribed one), unfiltered...
+        octahedron_updates_equal_a_full_sweep_frame_after_frame: false, octahedra;
+        /// ... and filtered.
+        filtered_octahedron_updates_equal_a_full_sweep_frame_after_frame: true, octahedra;
     }
 
-    /// The frames' boxes as octahedra (each box's circumscribed one), without and with filters.
-    #[test]
-    #[cfg_attr(
-        miri,
-        ignore = "minutes under Miri (a radix sort per frame); safe code only"
-    )]
-    fn octahedron_updates_equal_a_full_sweep_frame_after_frame() {
-        for filtered in [false, true] {
-            frames_equal_full_sweeps(filtered, |b| {
-                let octs: Vec<Octahedron> = b.iter().map(Octahedron::from_aabb).collect();
-                Octahedra::from_slice(&octs).unwrap()
-            });
-        }
-    }
-
-    /// The same frames with collision filters, some of which change each frame (box moved
-    /// or not; frame 5 changes filters only).
-    #[test]
-    #[cfg_attr(
-        miri,
-        ignore = "minutes under Miri (a radix sort per frame); safe code only"
-    )]
-    fn filtered_updates_equal_a_filtered_full_sweep_frame_after_frame() {
-        frames_equal_full_sweeps(true, |b| Aabbs::from_slice(b).unwrap());
+    fn octahedra(b: &[Aabb]) -> Octahedra {
+        let octs: Vec<Octahedron> = b.iter().map(Octahedron::from_aabb).collect();
+        Octahedra::from_slice(&octs).unwrap()
     }
 
     /// Sixteen frames of 3,000 boxes made into a set by `make` (with filters if `filtered`) on
