@@ -2,13 +2,15 @@
 //!
 //! Points are `[f32; 3]`. Constructors that take one point (a centre, a corner) take
 //! `impl Into<[f32; 3]>`, so arrays, glam's `Vec3` and mint's `Vector3` work as they are. The
-//! point-set constructors (`Aabb::from_points`, `Octahedron::from_points`) take any
+//! point-set constructors (`Aabb::from_points`, `Octahedron::from_points`,
+//! `Sphere::from_points`) take any
 //! `IntoIterator` of [`IntoPoint`]s: those same point types owned or borrowed, so `&points`,
 //! `&points[..]`, `points.iter()` and `points` itself all work for a `Vec<[f32; 3]>` or a
 //! `Vec<glam::Vec3>`. Constructors that compute bounds (from points, from a box, from a sphere)
 //! round outward, so the result always contains its input.
 
 mod aabb;
+mod bounding_sphere;
 mod frustum;
 mod obb;
 mod point;
