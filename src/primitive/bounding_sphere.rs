@@ -34,7 +34,7 @@ impl Sphere {
         });
         Sphere {
             center,
-            radius: radius_up(&[reach]),
+            radius: radius_up([reach]),
         }
     }
 
@@ -63,13 +63,12 @@ impl Sphere {
     ) -> Result<Sphere, BvError> {
         let points: Vec<[f32; 3]> = points.into_iter().map(IntoPoint::into_point).collect();
         let center = Sphere::from_aabb(&Aabb::from_points(&points)?).center;
-        let reach: Vec<[f64; 3]> = points
+        let reach = points
             .iter()
-            .map(|p| core::array::from_fn(|k| up((f64::from(p[k]) - f64::from(center[k])).abs())))
-            .collect();
+            .map(|p| core::array::from_fn(|k| up((f64::from(p[k]) - f64::from(center[k])).abs())));
         Ok(Sphere {
             center,
-            radius: radius_up(&reach),
+            radius: radius_up(reach),
         })
     }
 }
@@ -84,7 +83,7 @@ fn up(x: f64) -> f64 {
 /// The smallest f32 at least the greatest length of the vectors `reach` (each component an
 /// upper bound of a distance along an axis, `>= 0`): every square, sum and root rounded up;
 /// `+inf` if a component is NaN (from an infinite coordinate).
-fn radius_up(reach: &[[f64; 3]]) -> f32 {
+fn radius_up(reach: impl IntoIterator<Item = [f64; 3]>) -> f32 {
     let mut squared: f64 = 0.0;
     for d in reach {
         let s = up(up(up(d[0] * d[0]) + up(d[1] * d[1])) + up(d[2] * d[2]));
