@@ -3,7 +3,9 @@
 //! `[-2048, 2047]^3`, integer half-extents 0..127 per axis).
 //!
 //! Ids read as `broadphase/terdiman_<n>/<row>`: `sort_and_sweep` is the plain scalar
-//! sort-and-sweep of `common::sort_and_sweep` (the peer); `bvlanes_1_thread` and
+//! sort-and-sweep of `common::sort_and_sweep` (the peer), `box_pruning_v17` the algorithm of
+//! Terdiman's box pruning v17 written in Rust (`common::box_pruning`: issue 21's targets are
+//! ratios to it); `bvlanes_1_thread` and
 //! `bvlanes_all_threads` run `bvlanes::broadphase::Sweep::complete_pairs` on the detected
 //! backend, on the calling thread and on every core of rayon's pool. Every iteration finds every
 //! pair (into a fresh `Vec`); the throughput (`Throughput::Elements`) is boxes per second.
@@ -22,6 +24,7 @@
 mod common;
 
 use bvlanes::broadphase::Sweep;
+use common::box_pruning::box_pruning;
 use common::box_scenes::{TERDIMAN_SIZES, terdiman};
 use common::pin::pin_global_pool;
 use common::sort_and_sweep::sort_and_sweep;
@@ -29,7 +32,8 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
 use std::time::Duration;
 
-/// One group per Terdiman size: the scalar sweep and bvlanes on 1 and all threads.
+/// One group per Terdiman size: the scalar sweep, box pruning v17's algorithm and bvlanes on 1
+/// and all threads.
 fn terdiman_scenes(c: &mut Criterion) {
     eprintln!(
         "broadphase bench: rayon workers {}",
@@ -45,6 +49,11 @@ fn terdiman_scenes(c: &mut Criterion) {
             sort_and_sweep(list).len(),
             "bvlanes and the scalar sweep disagree on terdiman {n}"
         );
+        assert_eq!(
+            box_pruning(list).len(),
+            sort_and_sweep(list).len(),
+            "box pruning and the scalar sweep disagree on terdiman {n}"
+        );
         let mut g = c.benchmark_group(format!("broadphase/terdiman_{n}"));
         // A pass of the scalar sweep takes ~2 s at 100,000: criterion's minimum of 10 samples.
         g.sample_size(if n > 10_000 { 10 } else { 20 })
@@ -53,6 +62,9 @@ fn terdiman_scenes(c: &mut Criterion) {
             .throughput(Throughput::Elements(n as u64));
         g.bench_function("sort_and_sweep", |b| {
             b.iter(|| sort_and_sweep(black_box(list)))
+        });
+        g.bench_function("box_pruning_v17", |b| {
+            b.iter(|| box_pruning(black_box(list)))
         });
         g.bench_function("bvlanes_1_thread", |b| {
             b.iter(|| single.complete_pairs(black_box(boxes)))

@@ -23,8 +23,9 @@
 //!   froxels' boxes and a Bevy-style port of Bevy's clustering (`benches/common/bevy_clusters.rs`).
 //! * `broadphase`: every overlapping pair among N boxes (`bvlanes::broadphase`) on Terdiman's
 //!   distribution (10,000 and 100,000 boxes), 100,000 uniform boxes and a clustered scene of
-//!   touching unit boxes, against a plain scalar sort-and-sweep and a SIMD brute force
-//!   (`benches/common/box_scenes.rs`, `benches/common/sort_and_sweep.rs`); and, as
+//!   touching unit boxes, against a plain scalar sort-and-sweep, box pruning v17's algorithm and
+//!   a SIMD brute force (`benches/common/box_scenes.rs`, `benches/common/sort_and_sweep.rs`,
+//!   `benches/common/box_pruning.rs`); and, as
 //!   `broadphase_bipartite`, 1 to 256 of the uniform scene's boxes against all of it (the batch
 //!   up to 128, the sweep above).
 //! * `blocked`: `Blocked<Aabbs>` against the flat `Aabbs` scan and a packed R-tree

@@ -374,34 +374,43 @@ fn broadphase_table_matches_the_brute_force() {
             "pairs",
             "Melem/s",
             "vs scalar sort-and-sweep",
+            "vs box pruning v17",
             "candidate tests per box"
         ]
     );
     let backends = bvlanes::Backend::available().len();
     for scene in ["terdiman", "uniform", "clustered"] {
         let r: Vec<&Vec<String>> = rows.iter().filter(|r| r[0] == scene).collect();
-        // Brute force, the scalar sweep, bvlanes 1 thread per backend, the one-axis sweep, into
-        // a reused Vec, bvlanes all threads.
-        assert_eq!(r.len(), 5 + backends, "{scene}: {r:?}");
+        // Brute force, the scalar sweep, box pruning v17, bvlanes 1 thread per backend, the
+        // one-axis sweep, into a reused Vec, bvlanes all threads.
+        assert_eq!(r.len(), 6 + backends, "{scene}: {r:?}");
         assert!(
             r.iter().any(|r| r[2].ends_with("into a reused Vec")),
             "{r:?}"
         );
         assert!(r.iter().any(|r| r[2].ends_with("one-axis sweep")), "{r:?}");
-        // Candidate tests per box on every sweep row (not the brute force's), the partitioned
-        // rows' at most the one-axis row's.
+        // Candidate tests per box on every sweep row (not the brute force's nor box pruning's),
+        // the partitioned rows' at most the one-axis row's.
         let one_axis = r.iter().find(|r| r[2].ends_with("one-axis sweep")).unwrap();
-        let most = num(&one_axis[7]);
-        for x in &r[1..] {
-            assert!(num(&x[7]) > 0.0 && num(&x[7]) <= most, "{scene}: {x:?}");
+        let most = num(&one_axis[8]);
+        for x in r[1..].iter().filter(|x| !x[2].starts_with("box pruning")) {
+            assert!(num(&x[8]) > 0.0 && num(&x[8]) <= most, "{scene}: {x:?}");
         }
         assert!(r[0][2].starts_with("brute force") && r[1][2] == "plain scalar sort-and-sweep");
+        assert!(
+            r[2][2].starts_with("box pruning v17") && r[2][8].is_empty(),
+            "{:?}",
+            r[2]
+        );
         assert!(r.iter().all(|r| r[1] == "1500"), "{scene}: {r:?}");
         let pairs = num(&r[0][4]);
         assert!(pairs > 0.0, "{scene}: no pair");
         for x in &r {
             assert_eq!(num(&x[4]), pairs, "{scene}: {x:?}");
-            assert!(num(&x[3]) > 0.0 && num(&x[6]) > 0.0, "{x:?}");
+            assert!(
+                num(&x[3]) > 0.0 && num(&x[6]) > 0.0 && num(&x[7]) > 0.0,
+                "{x:?}"
+            );
         }
     }
     // The bipartite table: k = 1 .. 256 small boxes against the scene, the batch up to 128.

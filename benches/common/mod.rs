@@ -32,6 +32,7 @@
 #![allow(dead_code)] // each bench target uses a different part of this module
 
 pub mod bevy_clusters;
+pub mod box_pruning;
 pub mod box_scenes;
 pub mod light_scenes;
 pub mod pin;
