@@ -227,6 +227,16 @@ pub struct SweepAndPrune<C: Tracked = Aabbs> {
     spare: Vec<(u32, u32)>,
     added: Vec<(u32, u32)>,
     removed: Vec<(u32, u32)>,
+    /// An update began and did not finish (it panicked): last frame's set, filters and blocks
+    /// may be half overwritten, so the next update sweeps everything again.
+    interrupted: bool,
+}
+
+#[cfg(test)]
+std::thread_local! {
+    /// Tests only: makes the next incremental update of this thread panic once its elements'
+    /// set and blocks have been overwritten (see `an_update_that_panicked_is_not_trusted`).
+    static PANIC_MIDWAY: core::cell::Cell<bool> = const { core::cell::Cell::new(false) };
 }
 
 impl<C: Tracked> SweepAndPrune<C> {
@@ -240,12 +250,23 @@ impl<C: Tracked> SweepAndPrune<C> {
     }
 
     /// This frame's pairs (see the [type docs](Self)): of a `C`, or of a [`Filtered`]`<C>`.
+    ///
+    /// # Panics
+    /// If the moved elements' queries have more than `u32::MAX` hits in all (as
+    /// [`Blocked::hits_many`]). The structure stays usable after such a panic: the next update
+    /// sweeps the whole set again, and its [`added`](Self::added) and
+    /// [`removed`](Self::removed) are relative to the last update that completed.
     pub fn update<F: Frame<C>>(&mut self, frame: &F) -> &[(u32, u32)] {
         let (set, filters) = (frame.set(), frame.filters());
         let n = set.len();
+        // Set until this update completes: after a panic midway the kept set, filters and
+        // blocks cannot be trusted, and the next update starts again from the frame alone.
+        // (Not the same count: the set and filters are taken whole, the whole frame is swept,
+        // the blocks are dropped.)
+        let restart = core::mem::replace(&mut self.interrupted, true);
         // The moved elements, found as last frame's set is overwritten with this frame's (and
         // its filters with this frame's: an element whose filter changed counts as moved).
-        let same_count = self.set.len() == n;
+        let same_count = !restart && self.set.len() == n;
         let same_filtering = self.filters.is_some() == filters.is_some();
         self.moved.clear();
         if same_count {
@@ -263,9 +284,11 @@ impl<C: Tracked> SweepAndPrune<C> {
             // Nothing moved: the pairs stand (and the blocks are neither built nor touched).
             self.added.clear();
             self.removed.clear();
+            self.interrupted = false;
             return &self.pairs;
         }
-        let old = core::mem::take(&mut self.pairs);
+        // Last frame's pairs stay in place until this frame's are complete (so that, should
+        // this update panic, the next one's differences are still from them).
         if same_count && same_filtering && self.moved.len() * MOVED_SHARE_FOR_FULL <= n {
             // One bit per element (a bit set stays in the L1 cache through the merge's pass over
             // every pair, where a `bool` per box of 100,000 did not).
@@ -278,19 +301,17 @@ impl<C: Tracked> SweepAndPrune<C> {
             // The kept pairs merged with the fresh ones into last-but-one frame's buffer (no new
             // memory for the pairs in a steady loop), the stale ones set aside, in one pass.
             let mut pairs = core::mem::take(&mut self.spare);
-            let stale = merge_kept(&old, &fresh, is_moved, &mut pairs);
-            self.pairs = pairs;
-            self.spare = old;
+            let stale = merge_kept(&self.pairs, &fresh, is_moved, &mut pairs);
+            self.spare = core::mem::replace(&mut self.pairs, pairs);
             self.added = difference(&fresh, &stale);
             self.removed = difference(&stale, &fresh);
         } else {
             let mut pairs = core::mem::take(&mut self.spare);
             self.sweep.complete_pairs_into(frame, &mut pairs);
             pairs.sort_unstable();
-            self.added = difference(&pairs, &old);
-            self.removed = difference(&old, &pairs);
-            self.pairs = pairs;
-            self.spare = old;
+            self.added = difference(&pairs, &self.pairs);
+            self.removed = difference(&self.pairs, &pairs);
+            self.spare = core::mem::replace(&mut self.pairs, pairs);
             // The blocks follow this frame (a pass over the set in their order, far cheaper
             // than the sweep), or go if the count changed (built again when next needed).
             match &mut self.blocked {
@@ -303,6 +324,7 @@ impl<C: Tracked> SweepAndPrune<C> {
                 _ => self.blocked = None,
             }
         }
+        self.interrupted = false;
         &self.pairs
     }
 
@@ -324,6 +346,8 @@ impl<C: Tracked> SweepAndPrune<C> {
             &self.sweep,
             &mut self.lists,
         );
+        #[cfg(test)]
+        assert!(!PANIC_MIDWAY.replace(false), "a panic midway (a test's)");
         let moved = &self.moved;
         // A query's own element is among its hits; a pair of two moved ones comes from both. As
         // `moved` and each list ascend, the pairs with the moved box first come out ascending;
@@ -617,6 +641,81 @@ mod tests {
                         "{backend:?} frame {frame}"
                     );
                 }
+            }
+        }
+    }
+
+    /// An update that panics midway (its moved boxes found, the kept set overwritten with the
+    /// frame, the blocks written) leaves the structure usable: the next update of the same
+    /// frame sweeps it all again and returns its pairs, with the differences from the last
+    /// completed update; the updates after it are incremental again. Filtered and not.
+    #[test]
+    #[cfg_attr(miri, ignore = "a radix sort per frame; safe code only")]
+    fn an_update_that_panicked_is_not_trusted() {
+        let mut x = 0x9e37_79b9u32;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            x
+        };
+        let mut frames: Vec<Vec<Aabb>> = vec![
+            (0..800)
+                .map(|_| {
+                    let c = [0; 3].map(|_| (next() % 96) as f32);
+                    Aabb::new(c, c.map(|v| v + (next() % 16) as f32))
+                })
+                .collect(),
+        ];
+        for _ in 0..3 {
+            let mut boxes = frames.last().unwrap().clone();
+            for _ in 0..20 {
+                let i = next() as usize % boxes.len();
+                let d = (next() % 9) as f32 - 4.0;
+                boxes[i] = Aabb::new(boxes[i].min.map(|v| v + d), boxes[i].max.map(|v| v + d));
+            }
+            frames.push(boxes);
+        }
+        let filters: Vec<CollisionFilter> = (0..800)
+            .map(|i| CollisionFilter::new(1 << (i % 3), 0b011 << (i % 2)))
+            .collect();
+        for &backend in Backend::available() {
+            for filtered in [false, true] {
+                let sweep = Sweep::new().with_backend(backend).unwrap();
+                let mut sap = SweepAndPrune::new(sweep);
+                let update = |sap: &mut SweepAndPrune, boxes: &[Aabb]| {
+                    let set = Aabbs::from_slice(boxes).unwrap();
+                    let (got, mut want) = if filtered {
+                        let set = Filtered::new(&set, &filters).unwrap();
+                        (sap.update(&set).to_vec(), sweep.complete_pairs(&set))
+                    } else {
+                        (sap.update(&set).to_vec(), sweep.complete_pairs(&set))
+                    };
+                    want.sort_unstable();
+                    assert_eq!(got, want, "{backend:?} filtered {filtered}");
+                    want
+                };
+                let first = update(&mut sap, &frames[0]);
+                let second = update(&mut sap, &frames[1]);
+                assert!(sap.blocked.is_some(), "an incremental update");
+                // Frame 2 panics midway, and is given again.
+                PANIC_MIDWAY.set(true);
+                let panicked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    update(&mut sap, &frames[2]);
+                }));
+                assert!(panicked.is_err() && !PANIC_MIDWAY.get());
+                let third = update(&mut sap, &frames[2]);
+                assert_eq!(sap.added(), difference(&third, &second));
+                assert_eq!(sap.removed(), difference(&second, &third));
+                assert!(sap.blocked.is_none(), "a full update: {backend:?}");
+                assert!(
+                    first != second && second != third,
+                    "frames that differ: {backend:?} filtered {filtered}"
+                );
+                // Incremental again.
+                let fourth = update(&mut sap, &frames[3]);
+                assert!(sap.blocked.is_some(), "{backend:?}");
+                assert_eq!(sap.added(), difference(&fourth, &third));
             }
         }
     }
