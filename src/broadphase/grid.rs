@@ -321,17 +321,16 @@ impl Cells {
         axis: usize,
         rows: &[Row],
         order: impl FnOnce() -> Vec<u32> + Send,
-        (dims, stats): (Option<[usize; 2]>, Option<SideStats>),
+        (dims, stats): (Option<[usize; 2]>, Option<GridStats>),
         threads: usize,
     ) -> Cells {
         let n = rows.len();
         // Per element, by original index: its cell ranges (empty with one cell). The passes in
         // the rows' own order are sequential; the one in sweep order reads each row once.
-        let extents = rows.iter().map(|r| side_extent(shape, axis, r));
         let grid = match dims {
             Some([1, 1]) => Grid::new([0.0; 2], [0.0; 2], [1, 1]),
             _ => grid_for(
-                stats.unwrap_or_else(|| side_stats(extents.clone())),
+                stats.unwrap_or_else(|| grid_stats(shape, axis, rows)),
                 middle_of_centres(shape, axis, rows),
                 n,
                 dims,
@@ -446,97 +445,177 @@ impl Cells {
     }
 }
 
-/// Per axis of the two other axes: the sum of the extents, of the centres and of the squared
-/// centres of `extents` (what [`grid_for`] chooses from; [`AxisStats`](super::sorted::AxisStats)
-/// holds the same sums, per axis).
-pub(super) fn side_stats(extents: impl Iterator<Item = [f32; 4]>) -> SideStats {
-    let mut st = [[0.0f64; 3]; 2];
-    for e in extents {
-        for k in 0..2 {
-            let (lo, hi) = (f64::from(e[k]), f64::from(e[2 + k]));
-            let c = 0.5 * lo + 0.5 * hi;
-            st[k][0] += hi - lo;
-            st[k][1] += c;
-            st[k][2] += c * c;
-        }
+/// The sums [`grid_for`] chooses from, over `rows` (of `shape`, for sweep axis `axis`): per axis,
+/// the sweep axis first and then the two others ([`others`](super::sorted::others)), the sum of
+/// the elements' extents, of their centres and of their squared centres (the sweep axis's from
+/// its row's min and max, the others' from [`side_extent`]); [`AxisStats`](super::sorted::AxisStats)
+/// holds the same sums per axis.
+pub(super) fn grid_stats(shape: Shape, axis: usize, rows: &[Row]) -> GridStats {
+    let max_x = if shape == Shape::Octahedra { 5 } else { 3 };
+    let mut st = [[0.0f64; 3]; 3];
+    let mut add = |k: usize, lo: f32, hi: f32| {
+        let (lo, hi) = (f64::from(lo), f64::from(hi));
+        let c = 0.5 * lo + 0.5 * hi;
+        st[k][0] += hi - lo;
+        st[k][1] += c;
+        st[k][2] += c * c;
+    };
+    for r in rows {
+        add(0, r[MIN_X], r[max_x]);
+        let e = side_extent(shape, axis, r);
+        add(1, e[0], e[2]);
+        add(2, e[1], e[3]);
     }
     st
 }
 
-/// [`side_stats`]: per axis of the two other axes, sums of extents, centres, squared centres.
-pub(super) type SideStats = [[f64; 3]; 2];
+/// [`grid_stats`]: per axis (the sweep axis, then the two others), sums of extents, centres,
+/// squared centres.
+pub(super) type GridStats = [[f64; 3]; 3];
 
 /// Rows [`middle_of_centres`] samples at most.
 const MIDDLE_SAMPLES: usize = 512;
 
-/// Per axis of the two other axes, the middle of the elements' centres ([`sample::middle`]) over
-/// a sample of at most [`MIDDLE_SAMPLES`] rows (every `ceil(n / MIDDLE_SAMPLES)`-th).
-/// [`grid_for`] keeps its grid inside it, so that a few elements far out do not
-/// stretch the cells over everyone. `[[lo, hi]; 2]`; empty (`lo > hi`) without rows.
-pub(super) fn middle_of_centres(shape: Shape, axis: usize, rows: &[Row]) -> [[f64; 2]; 2] {
+/// Per axis, the sweep axis first and then the two others, the middle of the elements' centres
+/// ([`sample::middle`]) over a sample of at most [`MIDDLE_SAMPLES`] rows (every
+/// `ceil(n / MIDDLE_SAMPLES)`-th). [`grid_for`] keeps its grid and its estimates inside it, so
+/// that a few elements far out do not stretch the cells over everyone. `[[lo, hi]; 3]`; empty
+/// (`lo > hi`) without rows.
+pub(super) fn middle_of_centres(shape: Shape, axis: usize, rows: &[Row]) -> [[f64; 2]; 3] {
+    let max_x = if shape == Shape::Octahedra { 5 } else { 3 };
     let step = rows.len().div_ceil(MIDDLE_SAMPLES).max(1);
-    let mut centres: [Vec<f64>; 2] = Default::default();
+    let mut centres: [Vec<f64>; 3] = Default::default();
+    let mid = |lo: f32, hi: f32| 0.5 * f64::from(lo) + 0.5 * f64::from(hi);
     for r in rows.iter().step_by(step) {
         let e = side_extent(shape, axis, r);
-        for (k, c) in centres.iter_mut().enumerate() {
-            c.push(0.5 * f64::from(e[k]) + 0.5 * f64::from(e[2 + k]));
-        }
+        centres[0].push(mid(r[MIN_X], r[max_x]));
+        centres[1].push(mid(e[0], e[2]));
+        centres[2].push(mid(e[1], e[3]));
     }
     centres.map(|mut c| sample::middle(&mut c).unwrap_or([f64::INFINITY, f64::NEG_INFINITY]))
 }
 
-/// The grid for `n` elements whose side extents have the sums `st` ([`side_stats`]): `dims` cells
-/// (`None`: the automatic choice) over the middle of the centres' spread along each axis
-/// (`mean -+ sqrt(3) sd`, the whole range of a uniform spread; elements beyond it fall in the
-/// outer cells), kept inside `middle` ([`middle_of_centres`]: a few far elements inflate the
-/// standard deviation without bound; one box at 1e30 among Terdiman's 100,000 took the sweep
-/// from 12.7 to 53 ms, every element in one cell). The automatic choice: cells about
-/// [`CELL_EXTENTS`] mean extents wide, at most [`MAX_CELLS_PER_AXIS`] per axis, and at least
-/// [`MIN_PER_CELL`] elements per cell on average.
+/// The grid for `n` elements whose extents have the sums `st` ([`grid_stats`]): `dims` cells
+/// (`None`: the automatic choice) over the middle of the centres' spread along each of the two
+/// other axes (`mean -+ sqrt(3) sd`, the whole range of a uniform spread; elements beyond it fall
+/// in the outer cells), kept inside `middle` ([`middle_of_centres`]: a few far elements inflate
+/// the standard deviation without bound; one box at 1e30 among Terdiman's 100,000 took the sweep
+/// from 12.7 to 53 ms, every element in one cell).
+///
+/// The automatic choice minimises an estimate of the sweep's work. With `s_k` the range of axis
+/// `k` in mean extents along it, a grid of `g_k` cells lists each element about
+/// `d = (1 + (g_1 - 1) / s_1) (1 + (g_2 - 1) / s_2)` times (each inner boundary crossed with a
+/// chance of a mean extent over a cell's width), and a listing meets about `n d / (g_1 g_2)`
+/// others in its cell, of which the share `f` (the mean extent over the range along the sweep
+/// axis, at most 1) are candidates. A listing costs [`LISTING_COST`] candidate tests, and
+/// [`PAIR_COST`] more per pair of its element (about `p = 4 f n / (s_1 s_2)` pairs an element).
+/// So the work per element is about `d (LISTING_COST + PAIR_COST p) + f n d^2 / (g_1 g_2)`
+/// candidate tests: finer cells cut the candidates and add listings. For a scene spread alike
+/// along every axis with few pairs an element, the best `g` grows as about the cube root of `n`,
+/// whatever the extents. The
+/// cells keep the spans' proportion (`g_2 / g_1` about `s_2 / s_1`), at most
+/// [`MAX_CELLS_PER_AXIS`] per axis and at least [`MIN_PER_CELL`] elements per cell on average.
+/// The two costs were fitted to forced grids timed side by side (`docs/algorithms.md`,
+/// "Partition").
 pub(super) fn grid_for(
-    st: SideStats,
-    middle: [[f64; 2]; 2],
+    st: GridStats,
+    middle: [[f64; 2]; 3],
     n: usize,
     dims: Option<[usize; 2]>,
 ) -> Grid {
     let nf = n.max(1) as f64;
-    let mut lo = [0.0f32; 2];
-    let mut hi = [0.0f32; 2];
-    let mut auto = [1usize; 2];
-    for k in 0..2 {
-        let mean_extent = st[k][0] / nf;
-        let mean = st[k][1] / nf;
-        let sd = (st[k][2] / nf - mean * mean).max(0.0).sqrt();
-        let half = 3f64.sqrt() * sd;
+    // Per axis (the sweep axis, then the two others): the mean extent and the range of the
+    // centres, `mean -+ sqrt(3) sd` kept inside the middle (`None`: no range).
+    let range = |k: usize| {
+        let s = st[k];
+        let mean = s[1] / nf;
+        let half = 3f64.sqrt() * (s[2] / nf - mean * mean).max(0.0).sqrt();
         let (from, to) = (
             (mean - half).max(middle[k][0]),
             (mean + half).min(middle[k][1]),
         );
-        if !(from < to && (to - from).is_finite()) {
-            continue;
+        let range = (from < to && (to - from).is_finite()).then_some([from, to]);
+        (s[0] / nf, range)
+    };
+    let mut lo = [0.0f32; 2];
+    let mut hi = [0.0f32; 2];
+    // Per side axis: its range, and the range in mean extents (0: not split).
+    let mut width = [0.0f64; 2];
+    let mut span = [0.0f64; 2];
+    for k in 0..2 {
+        if let (mean_extent, Some([from, to])) = range(1 + k) {
+            lo[k] = from as f32;
+            hi[k] = to as f32;
+            width[k] = to - from;
+            span[k] = (to - from) / mean_extent;
         }
-        lo[k] = from as f32;
-        hi[k] = to as f32;
-        let want = (to - from) / (CELL_EXTENTS * mean_extent);
-        auto[k] = if want.is_finite() {
-            (want as usize).clamp(1, MAX_CELLS_PER_AXIS)
-        } else {
-            MAX_CELLS_PER_AXIS
-        };
     }
     let dims = dims.unwrap_or_else(|| {
-        // Not fewer than `MIN_PER_CELL` elements per cell: shrink the finer axis first.
-        while auto[0] * auto[1] > 1 && auto[0] * auto[1] * MIN_PER_CELL > n {
-            let k = if auto[0] >= auto[1] { 0 } else { 1 };
-            auto[k] = (auto[k] * 3 / 4).max(1);
+        // The share of a cell's listings that are a listing's candidates along the sweep axis
+        // (every one where the centres have no range there).
+        let share = match range(0) {
+            (x_extent, Some([from, to])) => (x_extent / (to - from)).min(1.0),
+            _ => 1.0,
+        };
+        let share = if share.is_nan() { 1.0 } else { share };
+        // Pairs per element, about: along each axis two elements' extents meet with a chance of
+        // about twice a mean extent over the range (a side axis not split: every chance).
+        let pairs = 4.0 * share * nf / (span[0].max(1.0) * span[1].max(1.0));
+        let pairs = if pairs.is_nan() { nf } else { pairs.min(nf) };
+        let listing_cost = LISTING_COST + PAIR_COST * pairs;
+        let work = |g: [usize; 2]| {
+            // An element crosses each inner boundary with a chance of a mean extent over a
+            // cell's width; one cell along an axis has none.
+            let d = (0..2)
+                .map(|k| {
+                    if g[k] > 1 {
+                        1.0 + (g[k] - 1) as f64 / span[k]
+                    } else {
+                        1.0
+                    }
+                })
+                .product::<f64>();
+            d * listing_cost + share * nf * d * d / (g[0] * g[1]) as f64
+        };
+        // The finer axis steps through every count; the other keeps the spans' proportion.
+        // (Elements without extent along both: the ranges' proportion.)
+        let f = usize::from(span[1] > span[0]);
+        let ratio = if span[0].is_infinite() && span[1].is_infinite() {
+            width[1 - f] / width[f]
+        } else {
+            span[1 - f] / span[f]
+        };
+        let mut best = ([1, 1], work([1, 1]));
+        if span[f] > 0.0 {
+            for g in 1..=MAX_CELLS_PER_AXIS {
+                let other = if ratio.is_finite() && ratio > 0.0 {
+                    ((g as f64 * ratio).round() as usize).clamp(1, MAX_CELLS_PER_AXIS)
+                } else {
+                    1
+                };
+                let mut cells = [0; 2];
+                cells[f] = g;
+                cells[1 - f] = other;
+                if cells[0] * cells[1] * MIN_PER_CELL > n {
+                    break;
+                }
+                let w = work(cells);
+                if w < best.1 {
+                    best = (cells, w);
+                }
+            }
         }
-        auto
+        best.0
     });
     Grid::new(lo, hi, dims)
 }
 
-/// A cell's width in mean extents of the elements (see [`grid_for`]).
-pub(super) const CELL_EXTENTS: f64 = 8.0;
+/// What a listing costs beyond its candidate tests, in candidate tests (see [`grid_for`]).
+pub(super) const LISTING_COST: f64 = 400.0;
+
+/// What a listing costs more per pair of its element, in candidate tests (see [`grid_for`]):
+/// the hits found again in its other cells and dropped, and their merge into sweep order.
+pub(super) const PAIR_COST: f64 = 22.0;
 
 /// Fewest elements per cell on average (see [`grid_for`]).
 pub(super) const MIN_PER_CELL: usize = 256;
@@ -693,6 +772,56 @@ mod tests {
     use crate::broadphase::{CollisionFilter, Filtered, Partition, Sweep};
     use crate::primitive::{Aabb, Octahedron, Sphere};
     use crate::soa::{Octahedra, Spheres};
+
+    /// The automatic grid of `n` elements with mean extents `extent` and centres spread evenly
+    /// over `range` along each axis (the sweep axis first).
+    fn auto_grid(n: usize, extent: [f64; 3], range: [f64; 3]) -> [usize; 2] {
+        let nf = n as f64;
+        // Sums of extents, centres and squared centres of an even spread over `[0, range]`.
+        let st = [0, 1, 2].map(|k| {
+            let (mean, var) = (range[k] / 2.0, range[k] * range[k] / 12.0);
+            [extent[k] * nf, mean * nf, (var + mean * mean) * nf]
+        });
+        let middle = range.map(|r| [0.0, r]);
+        super::grid_for(st, middle, n, None).dims()
+    }
+
+    /// The estimate's choices: the cells grow with the count, less where pairs are many; a
+    /// scale changes nothing; fewer than 512 elements, a side
+    /// axis without spread, or elements that meet all along the sweep axis and nowhere else
+    /// give what the costs say; dense scenes (large extents) get more cells than the old rule
+    /// of cells eight extents wide gave them.
+    #[test]
+    fn the_automatic_grid_follows_the_estimate() {
+        // Terdiman's distribution: 4096 wide, boxes 127 wide on average.
+        let t = |n| auto_grid(n, [127.0; 3], [4096.0; 3]);
+        assert_eq!(t(10_000), [3, 3]);
+        assert_eq!(t(100_000), [5, 5]);
+        // A million of them: over a hundred pairs a box, whose cost per listing holds the
+        // cells back; the uniform scene's million (two pairs a box) gets more.
+        assert_eq!(t(1_000_000), [7, 7]);
+        let u = auto_grid(1_000_000, [3.0; 3], [400.0; 3]);
+        assert!(u[0] >= 10 && u[0] <= 14 && u[0] == u[1], "{u:?}");
+        // Scaled: the same. With twice the extents, more cells than the old rule's 2 x 2.
+        assert_eq!(auto_grid(100_000, [1.27; 3], [40.96; 3]), [5, 5]);
+        assert!(auto_grid(100_000, [254.0; 3], [4096.0; 3])[0] >= 3);
+        // Few elements: one cell.
+        assert_eq!(t(511), [1, 1]);
+        // No spread along z: cells along y only; along neither: one cell.
+        let plane = auto_grid(100_000, [127.0; 3], [4096.0, 4096.0, 0.0]);
+        assert!(plane[0] > 1 && plane[1] == 1, "{plane:?}");
+        assert_eq!(auto_grid(100_000, [1.0; 3], [4096.0, 0.0, 0.0]), [1, 1]);
+        // Points: no duplicates, so as many cells as the elements per cell allow (64 x 64 needs
+        // a million).
+        assert_eq!(auto_grid(1 << 20, [0.0, 0.0, 0.0], [1.0; 3]), [1, 1]);
+        assert_eq!(auto_grid(1 << 20, [1.0, 0.0, 0.0], [1.0; 3]), [64, 64]);
+        // The proportion of the spans: twice the range along z, about twice the cells.
+        let wide = auto_grid(100_000, [127.0; 3], [4096.0, 4096.0, 8192.0]);
+        assert!(
+            wide[1] >= 2 * wide[0] - 1 && wide[1] <= 2 * wide[0] + 1,
+            "{wide:?}"
+        );
+    }
 
     fn scenes() -> Vec<Vec<Sphere>> {
         let mut x = 0x2545_f491u32;

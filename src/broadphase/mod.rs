@@ -25,9 +25,9 @@
 //! A complete sweep along x tests every later box whose x interval meets the box's, about 3,000
 //! candidates per box for 0.4 % hits on Terdiman's 100,000 boxes. [`Partition::Auto`] (the
 //! default) first lists the boxes in a grid of cells over the other two axes (each box in every
-//! cell its extent meets; cells about eight mean extents wide, from 512 boxes on) and sweeps each
-//! box through its own cells only: 4 x 4 cells cut the candidates 11x there for 1.2 listings per
-//! box. A pair listed together in several cells is reported from one: the cell holding the min
+//! cell its extent meets; from 512 boxes on, as many cells as an estimate of the sweep's work
+//! says, about the cube root of the count per axis on an even spread with few pairs) and sweeps each box through
+//! its own cells only: 4 x 4 cells cut the candidates 11x there for 1.2 listings per box. A pair listed together in several cells is reported from one: the cell holding the min
 //! corner of the two boxes' overlap across those axes. The pairs and their order are exactly
 //! those of the unpartitioned sweep ([`Partition::None`]): the boxes are still taken in global
 //! sweep order, and a box's hits from several cells are sorted by sweep position. Terdiman's
@@ -287,9 +287,10 @@ fn choose_axis(stats: &sorted::AxisStats, n: usize) -> usize {
 /// [module docs](self), "Partition"). The pairs and their order do not depend on it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Partition {
-    /// Chosen per call from the data (the default): a grid of cells about eight mean extents of
-    /// the elements wide over the middle of the centres' spread, at most 64 per axis and at least
-    /// 256 elements per cell on average (one cell below 512 elements).
+    /// Chosen per call from the data (the default): a grid over the middle of the centres'
+    /// spread with the cells that an estimate of the sweep's work (candidate tests and listings,
+    /// from the elements' mean extents and spread) finds cheapest, at most 64 per axis and at
+    /// least 256 elements per cell on average (one cell below 512 elements).
     #[default]
     Auto,
     /// No partition: one sweep over every element.
@@ -390,7 +391,7 @@ impl Sweep {
 
     /// The axis index for the union of `sets`, and, where choosing it took them (an automatic
     /// axis), the sets' statistics along the two other axes (for the partition's grid).
-    fn axis_and_stats<C: Sweepable>(&self, sets: &[&C]) -> (usize, Option<grid::SideStats>) {
+    fn axis_and_stats<C: Sweepable>(&self, sets: &[&C]) -> (usize, Option<grid::GridStats>) {
         if let Some(axis) = self.axis.index() {
             return (axis, None);
         }
@@ -406,7 +407,8 @@ impl Sweep {
             n += set.count();
         }
         let axis = choose_axis(&stats, n);
-        (axis, Some(sorted::others(axis).map(|a| stats[a])))
+        let [b, c] = sorted::others(axis);
+        (axis, Some([stats[axis], stats[b], stats[c]]))
     }
 
     /// The backend the inner loops run on.
@@ -772,7 +774,7 @@ impl Sweep {
         a: &C,
         b: &C,
         axis: usize,
-        stats: Option<grid::SideStats>,
+        stats: Option<grid::GridStats>,
     ) -> Cells {
         let (shape, mut rows) = b.rows(axis, self.threads);
         rows.extend(a.rows(axis, self.threads).1);
