@@ -321,7 +321,7 @@ impl Cells {
         axis: usize,
         rows: &[Row],
         order: impl FnOnce() -> Vec<u32> + Send,
-        (dims, stats): (Option<[usize; 2]>, Option<GridStats>),
+        (dims, stats, lanes): (Option<[usize; 2]>, Option<GridStats>, usize),
         threads: usize,
     ) -> Cells {
         let n = rows.len();
@@ -334,6 +334,7 @@ impl Cells {
                 middle_of_centres(shape, axis, rows),
                 n,
                 dims,
+                lanes,
             ),
         };
         let [gy, gz] = grid.dims();
@@ -515,13 +516,16 @@ pub(super) fn middle_of_centres(shape: Shape, axis: usize, rows: &[Row]) -> [[f6
 /// whatever the extents. The
 /// cells keep the spans' proportion (`g_2 / g_1` about `s_2 / s_1`), at most
 /// [`MAX_CELLS_PER_AXIS`] per axis and at least [`MIN_PER_CELL`] elements per cell on average.
-/// The two costs were fitted to forced grids timed side by side (`docs/algorithms.md`,
-/// "Partition").
+/// The two costs were fitted to forced grids timed side by side on AVX-512 (`docs/algorithms.md`,
+/// "Partition"), 16 candidates an instruction; with `lanes` fewer (AVX2's 8, SSE's 4 and the
+/// scalar tier, taken as 4) a candidate costs more against a listing, and both costs are scaled
+/// by `lanes / 16`.
 pub(super) fn grid_for(
     st: GridStats,
     middle: [[f64; 2]; 3],
     n: usize,
     dims: Option<[usize; 2]>,
+    lanes: usize,
 ) -> Grid {
     let nf = n.max(1) as f64;
     // Per axis (the sweep axis, then the two others): the mean extent and the range of the
@@ -562,7 +566,9 @@ pub(super) fn grid_for(
         // about twice a mean extent over the range (a side axis not split: every chance).
         let pairs = 4.0 * share * nf / (span[0].max(1.0) * span[1].max(1.0));
         let pairs = if pairs.is_nan() { nf } else { pairs.min(nf) };
-        let listing_cost = LISTING_COST + PAIR_COST * pairs;
+        // The costs are AVX-512's, 16 candidates an instruction: fewer lanes make a candidate
+        // dearer against a listing (down to SSE's four).
+        let listing_cost = (LISTING_COST + PAIR_COST * pairs) * lanes.clamp(4, 16) as f64 / 16.0;
         let work = |g: [usize; 2]| {
             // An element crosses each inner boundary with a chance of a mean extent over a
             // cell's width; one cell along an axis has none.
@@ -783,7 +789,7 @@ mod tests {
             [extent[k] * nf, mean * nf, (var + mean * mean) * nf]
         });
         let middle = range.map(|r| [0.0, r]);
-        super::grid_for(st, middle, n, None).dims()
+        super::grid_for(st, middle, n, None, 16).dims()
     }
 
     /// The estimate's choices: the cells grow with the count, less where pairs are many; a

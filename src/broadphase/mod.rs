@@ -699,7 +699,7 @@ impl Sweep {
             axis,
             &rows,
             || sorted::sweep_order(&rows),
-            (dims, stats),
+            (dims, stats, self.backend.lanes()),
             self.threads,
         )
     }
@@ -783,7 +783,7 @@ impl Sweep {
             let (group, mask) = if u < nb { (2, 1) } else { (1, 2) };
             sorted::put_filter(row, shape, group, mask);
         }
-        let dims = (self.grid_dims(), stats);
+        let dims = (self.grid_dims(), stats, self.backend.lanes());
         let order = || sorted::sweep_order(&rows);
         Cells::build(shape, true, axis, &rows, order, dims, self.threads)
     }
