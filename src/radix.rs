@@ -177,6 +177,101 @@ fn sorted_items_msd(keys: &[u32], bits: u32) -> Vec<u64> {
     items
 }
 
+/// Sorts `pairs` ascending (as `(i, j)` tuples), every index below `n`: `sort_unstable` below
+/// [`PAIRS_RADIX_MIN`] pairs, else as `u64` keys `i << b | j` (`b` the bits of `n - 1`) by radix
+/// passes of at most 11 bits, least significant digit first; from [`MSD_MIN`] pairs the top 8
+/// bits first, then each of those 256 buckets (in cache) by the bits below. The pairs are the
+/// broadphase's, each once, so stability does not matter. (The pairs of a full
+/// `SweepAndPrune::update`, one thread, the Intel Xeon of 2026-11-28: Terdiman's 100,000 boxes,
+/// 1,146,120 pairs, `sort_unstable` 29.8 ms against 19.0 with the top digit first and 26.1 for
+/// LSD passes over the whole; 30,000 boxes, 102,925 pairs: 4.04 against 1.29 ms (LSD); 10,000
+/// boxes: 0.21 against 0.09 ms.)
+pub(crate) fn sort_pairs(pairs: &mut [(u32, u32)], n: usize) {
+    if pairs.len() < PAIRS_RADIX_MIN {
+        pairs.sort_unstable();
+        return;
+    }
+    let b = usize::BITS - n.max(2).saturating_sub(1).leading_zeros();
+    let mut keys: Vec<u64> = pairs
+        .iter()
+        .map(|&(i, j)| (u64::from(i) << b) | u64::from(j))
+        .collect();
+    let bits = 2 * b;
+    let mut scratch = vec![0u64; keys.len()];
+    if keys.len() >= MSD_MIN && bits > MSD_BITS + 8 {
+        // The top digit: one pass into 256 buckets (whose write streams stay in the cache),
+        // from `keys` into `scratch`; then each bucket by the bits below, in place.
+        const TOP: usize = 1 << MSD_BITS;
+        let shift = bits - MSD_BITS;
+        let mut count = [0usize; TOP];
+        for &k in &keys {
+            count[(k >> shift) as usize] += 1;
+        }
+        let mut starts = count;
+        counts_to_starts(&mut starts);
+        let mut next = starts;
+        for &k in &keys {
+            let d = (k >> shift) as usize;
+            scratch[next[d]] = k;
+            next[d] += 1;
+        }
+        for (&start, &len) in starts.iter().zip(&count) {
+            let bucket = &mut scratch[start..start + len];
+            lsd_u64(bucket, &mut keys[start..start + len], shift);
+        }
+        core::mem::swap(&mut keys, &mut scratch);
+    } else {
+        lsd_u64(&mut keys, &mut scratch, bits);
+    }
+    let mask = (1u64 << b) - 1;
+    for (p, &k) in pairs.iter_mut().zip(&keys) {
+        *p = ((k >> b) as u32, (k & mask) as u32);
+    }
+}
+
+/// Pairs from which [`sort_pairs`] sorts by radix passes (below, `sort_unstable` is as fast).
+const PAIRS_RADIX_MIN: usize = 256;
+
+/// Sorts `v` ascending by its low `bits` bits (the bits above equal in every value): LSD passes
+/// of equal width up to 11 bits (a pass whose digit is the same throughout moves nothing);
+/// `scratch` as long as `v`. Short runs go to `sort_unstable`.
+fn lsd_u64(v: &mut [u64], scratch: &mut [u64], bits: u32) {
+    if v.len() < 64 {
+        v.sort_unstable();
+        return;
+    }
+    let passes = bits.div_ceil(11).max(1);
+    let width = bits.div_ceil(passes).max(1);
+    let mask = (1usize << width) - 1;
+    let mut next = vec![0usize; mask + 1];
+    let mut in_scratch = false;
+    for pass in 0..passes {
+        let at = pass * width;
+        let (from, to): (&[u64], &mut [u64]) = if in_scratch {
+            (&*scratch, &mut *v)
+        } else {
+            (&*v, &mut *scratch)
+        };
+        next.fill(0);
+        for &k in from {
+            next[(k >> at) as usize & mask] += 1;
+        }
+        if next[(from[0] >> at) as usize & mask] == from.len() {
+            continue;
+        }
+        counts_to_starts(&mut next);
+        for &k in from {
+            let d = (k >> at) as usize & mask;
+            to[next[d]] = k;
+            next[d] += 1;
+        }
+        in_scratch = !in_scratch;
+    }
+    if in_scratch {
+        v.copy_from_slice(scratch);
+    }
+}
+
 /// Sorts `v` ascending, every element `<= max`: `sort_unstable` below 128 values, else by LSD
 /// radix passes of 8-, 10- or 11-bit digits, as many as `max` needs, the width chosen by a cost
 /// model (each pass moves every value once and sums its buckets: `passes * (len + buckets / 4)`),
@@ -264,7 +359,45 @@ fn lsd<const BITS: u32, const BUCKETS: usize, const PASSES: usize>(v: &mut [u32]
 
 #[cfg(test)]
 mod tests {
-    use super::{digits, radix_sort, radix_sort_runs, sort_indices};
+    use super::{digits, radix_sort, radix_sort_runs, sort_indices, sort_pairs};
+
+    /// `sort_pairs` equals `sort_unstable` on pairs of every count around its thresholds, for
+    /// index ranges of every width (the top digit first from 262,144 pairs).
+    #[test]
+    #[cfg_attr(miri, ignore = "a few million values; safe code only")]
+    fn sort_pairs_equals_sort_unstable() {
+        let mut x = 0x2545_f491_u64;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for (len, n) in [
+            (0, 1),
+            (255, 1000),
+            (256, 1000),
+            (300, 2),
+            (5_000, 100_000),
+            (5_000, 1 << 32),
+            (70_000, 17),
+            (300_000, 100_000),
+            (300_000, 3),
+            (300_000, 1 << 32),
+        ] {
+            let mut pairs: Vec<(u32, u32)> = (0..len)
+                .map(|_| {
+                    let a = (next() % n as u64) as u32;
+                    let b = (next() % n as u64) as u32;
+                    (a.min(b), a.max(b))
+                })
+                .collect();
+            let mut want = pairs.clone();
+            want.sort_unstable();
+            sort_pairs(&mut pairs, n);
+            assert_eq!(pairs, want, "{len} pairs below {n}");
+        }
+    }
 
     #[test]
     fn sort_indices_sorts_at_every_width() {

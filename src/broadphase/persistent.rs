@@ -308,7 +308,7 @@ impl<C: Tracked> SweepAndPrune<C> {
         } else {
             let mut pairs = core::mem::take(&mut self.spare);
             self.sweep.complete_pairs_into(frame, &mut pairs);
-            pairs.sort_unstable();
+            crate::radix::sort_pairs(&mut pairs, n);
             self.added = difference(&pairs, &self.pairs);
             self.removed = difference(&self.pairs, &pairs);
             self.spare = core::mem::replace(&mut self.pairs, pairs);
