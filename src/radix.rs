@@ -136,43 +136,16 @@ fn sorted_items_msd(keys: &[u32], bits: u32) -> Vec<u64> {
         items[next[d]] = (u64::from(k) << 32) | i as u64;
         next[d] += 1;
     }
-    let passes = shift.div_ceil(8);
-    let width = shift.div_ceil(passes);
-    let mask = (1usize << width) - 1;
     let mut scratch = vec![0u64; count.iter().copied().max().unwrap_or(0)];
     for (&start, &len) in starts.iter().zip(&count) {
-        if len < 2 {
-            continue;
-        }
-        let bucket = &mut items[start..start + len];
-        let scratch = &mut scratch[..len];
-        // Whether the bucket's items are in `scratch` (an odd number of passes moved them).
-        let mut in_scratch = false;
-        for pass in 0..passes {
-            let at = 32 + pass * width;
-            let (from, to): (&[u64], &mut [u64]) = if in_scratch {
-                (&*scratch, &mut *bucket)
-            } else {
-                (&*bucket, &mut *scratch)
-            };
-            let mut next = [0usize; 256];
-            for &v in from {
-                next[(v >> at) as usize & mask] += 1;
-            }
-            if next[(from[0] >> at) as usize & mask] == len {
-                continue;
-            }
-            counts_to_starts(&mut next[..=mask]);
-            for &v in from {
-                let d = (v >> at) as usize & mask;
-                to[next[d]] = v;
-                next[d] += 1;
-            }
-            in_scratch = !in_scratch;
-        }
-        if in_scratch {
-            bucket.copy_from_slice(scratch);
-        }
+        // Stable: below the key's bits, the index ascends in each bucket, and equal keys keep
+        // it in order (a short bucket's `sort_unstable` sorts by key and index alike).
+        lsd_u64(
+            &mut items[start..start + len],
+            &mut scratch[..len],
+            [32, shift],
+            8,
+        );
     }
     items
 }
@@ -217,11 +190,11 @@ pub(crate) fn sort_pairs(pairs: &mut [(u32, u32)], n: usize) {
         }
         for (&start, &len) in starts.iter().zip(&count) {
             let bucket = &mut scratch[start..start + len];
-            lsd_u64(bucket, &mut keys[start..start + len], shift);
+            lsd_u64(bucket, &mut keys[start..start + len], [0, shift], 11);
         }
         core::mem::swap(&mut keys, &mut scratch);
     } else {
-        lsd_u64(&mut keys, &mut scratch, bits);
+        lsd_u64(&mut keys, &mut scratch, [0, bits], 11);
     }
     let mask = (1u64 << b) - 1;
     for (p, &k) in pairs.iter_mut().zip(&keys) {
@@ -232,21 +205,24 @@ pub(crate) fn sort_pairs(pairs: &mut [(u32, u32)], n: usize) {
 /// Pairs from which [`sort_pairs`] sorts by radix passes (below, `sort_unstable` is as fast).
 const PAIRS_RADIX_MIN: usize = 256;
 
-/// Sorts `v` ascending by its low `bits` bits (the bits above equal in every value): LSD passes
-/// of equal width up to 11 bits (a pass whose digit is the same throughout moves nothing);
-/// `scratch` as long as `v`. Short runs go to `sort_unstable`.
-fn lsd_u64(v: &mut [u64], scratch: &mut [u64], bits: u32) {
+/// Sorts `v` by the `bits` bits from bit `at` (`[at, bits]`; the bits above equal in every
+/// value, the bits below in the wanted order for equal digits: ascending, or already in place):
+/// LSD passes of equal width up to `max_width` bits (a pass whose digit is the same throughout
+/// moves nothing); `scratch` as long as `v`. Fewer than 64 values go to `sort_unstable`, which
+/// orders them by the bits below too.
+fn lsd_u64(v: &mut [u64], scratch: &mut [u64], [at, bits]: [u32; 2], max_width: u32) {
     if v.len() < 64 {
         v.sort_unstable();
         return;
     }
-    let passes = bits.div_ceil(11).max(1);
+    let passes = bits.div_ceil(max_width).max(1);
     let width = bits.div_ceil(passes).max(1);
     let mask = (1usize << width) - 1;
-    let mut next = vec![0usize; mask + 1];
+    let mut next = [0usize; 1 << 11];
+    let next = &mut next[..=mask];
     let mut in_scratch = false;
     for pass in 0..passes {
-        let at = pass * width;
+        let shift = at + pass * width;
         let (from, to): (&[u64], &mut [u64]) = if in_scratch {
             (&*scratch, &mut *v)
         } else {
@@ -254,14 +230,14 @@ fn lsd_u64(v: &mut [u64], scratch: &mut [u64], bits: u32) {
         };
         next.fill(0);
         for &k in from {
-            next[(k >> at) as usize & mask] += 1;
+            next[(k >> shift) as usize & mask] += 1;
         }
-        if next[(from[0] >> at) as usize & mask] == from.len() {
+        if next[(from[0] >> shift) as usize & mask] == from.len() {
             continue;
         }
-        counts_to_starts(&mut next);
+        counts_to_starts(next);
         for &k in from {
-            let d = (k >> at) as usize & mask;
+            let d = (k >> shift) as usize & mask;
             to[next[d]] = k;
             next[d] += 1;
         }
