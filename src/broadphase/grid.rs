@@ -25,7 +25,7 @@
 //! the hits of an element spanning several cells are sorted by sweep position before they are
 //! reported. Pairs therefore come in exactly the one-axis sweep's order.
 
-use super::sorted::{MIN_X, Row, Shape, SortedBoxes, put_lane, side_extent};
+use super::sorted::{MIN_X, Row, Shape, SortedBoxes, max_x, put_lane, side_extent};
 use super::sweep::{DENSE, HitStream, Once, code, row_at, with_code};
 use crate::lanes::{Chunk, Lanes, WithLanes};
 use crate::sample;
@@ -407,7 +407,7 @@ impl Cells {
     /// cell, and its padding lane's NaN ends the run).
     pub(super) fn candidate_tests(&self) -> u64 {
         let set = &self.set;
-        let max_x = if set.shape == Shape::Octahedra { 5 } else { 3 };
+        let max_x = max_x(set.shape);
         let mut total = 0;
         for (c, &start) in self.starts.iter().enumerate() {
             let end = self.starts.get(c + 1).copied().unwrap_or(set.len);
@@ -452,7 +452,7 @@ impl Cells {
 /// its row's min and max, the others' from [`side_extent`]); [`AxisStats`](super::sorted::AxisStats)
 /// holds the same sums per axis.
 pub(super) fn grid_stats(shape: Shape, axis: usize, rows: &[Row]) -> GridStats {
-    let max_x = if shape == Shape::Octahedra { 5 } else { 3 };
+    let max_x = max_x(shape);
     let mut st = [[0.0f64; 3]; 3];
     let mut add = |k: usize, lo: f32, hi: f32| {
         let (lo, hi) = (f64::from(lo), f64::from(hi));
@@ -483,7 +483,7 @@ const MIDDLE_SAMPLES: usize = 512;
 /// that a few elements far out do not stretch the cells over everyone. `[[lo, hi]; 3]`; empty
 /// (`lo > hi`) without rows.
 pub(super) fn middle_of_centres(shape: Shape, axis: usize, rows: &[Row]) -> [[f64; 2]; 3] {
-    let max_x = if shape == Shape::Octahedra { 5 } else { 3 };
+    let max_x = max_x(shape);
     let step = rows.len().div_ceil(MIDDLE_SAMPLES).max(1);
     let mut centres: [Vec<f64>; 3] = Default::default();
     let mid = |lo: f32, hi: f32| 0.5 * f64::from(lo) + 0.5 * f64::from(hi);

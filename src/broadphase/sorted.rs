@@ -12,6 +12,16 @@ use crate::tasks::fill_in_stretches;
 /// swept by.
 pub(super) const MIN_X: usize = 0;
 
+/// The column of `shape`'s rows that holds the max along the sweep axis: 3 (boxes: min x, y, z,
+/// max x, y, z; spheres likewise), 5 for octahedra (min x, up A..D, max x, down A..D).
+#[inline]
+pub(super) const fn max_x(shape: Shape) -> usize {
+    match shape {
+        Shape::Octahedra => 5,
+        Shape::Boxes | Shape::Spheres => 3,
+    }
+}
+
 /// The most columns a row has: an octahedron's ten and a collision filter's two.
 pub(super) const ROW: usize = 12;
 
