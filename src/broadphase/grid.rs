@@ -25,7 +25,7 @@
 //! the hits of an element spanning several cells are sorted by sweep position before they are
 //! reported. Pairs therefore come in exactly the one-axis sweep's order.
 
-use super::sorted::{MIN_X, Row, Shape, SortedBoxes, max_x, put_lane, side_extent};
+use super::sorted::{MIN_X, Row, Shape, SortedBoxes, add_extent, max_x, put_lane, side_extent};
 use super::sweep::{DENSE, HitStream, Once, code, row_at, with_code};
 use crate::lanes::{Chunk, Lanes, WithLanes};
 use crate::sample;
@@ -454,13 +454,7 @@ impl Cells {
 pub(super) fn grid_stats(shape: Shape, axis: usize, rows: &[Row]) -> GridStats {
     let max_x = max_x(shape);
     let mut st = [[0.0f64; 3]; 3];
-    let mut add = |k: usize, lo: f32, hi: f32| {
-        let (lo, hi) = (f64::from(lo), f64::from(hi));
-        let c = 0.5 * lo + 0.5 * hi;
-        st[k][0] += hi - lo;
-        st[k][1] += c;
-        st[k][2] += c * c;
-    };
+    let mut add = |k: usize, lo: f32, hi: f32| add_extent(&mut st, k, lo.into(), hi.into());
     for r in rows {
         add(0, r[MIN_X], r[max_x]);
         let e = side_extent(shape, axis, r);
@@ -471,8 +465,8 @@ pub(super) fn grid_stats(shape: Shape, axis: usize, rows: &[Row]) -> GridStats {
 }
 
 /// [`grid_stats`]: per axis (the sweep axis, then the two others), sums of extents, centres,
-/// squared centres.
-pub(super) type GridStats = [[f64; 3]; 3];
+/// squared centres; an [`AxisStats`](super::sorted::AxisStats) in the sweep's axis order.
+pub(super) type GridStats = super::sorted::AxisStats;
 
 /// Rows [`middle_of_centres`] samples at most.
 const MIDDLE_SAMPLES: usize = 512;

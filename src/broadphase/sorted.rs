@@ -399,7 +399,7 @@ fn sampled_stats(n: usize, mut extent: impl FnMut(usize, usize) -> [f64; 2]) -> 
 
 /// Adds an element's extent `[lo, hi]` along `axis` to `stats`.
 #[inline]
-fn add_extent(stats: &mut AxisStats, axis: usize, lo: f64, hi: f64) {
+pub(super) fn add_extent(stats: &mut AxisStats, axis: usize, lo: f64, hi: f64) {
     let c = 0.5 * (lo + hi);
     stats[axis][0] += hi - lo;
     stats[axis][1] += c;
