@@ -14,7 +14,7 @@
 //!   cell boundaries are the documented `min + (max - min) * i / dims` (f64, rounded to nearest);
 //! * froxel grids: the documented guarantee against an independent f64 brute force (the froxel
 //!   rebuilt from its documented formulas as eight corners, the distance from the light's centre
-//!   to it; the approach of `tests/cull_froxel.rs`): a light is listed in every froxel it
+//!   to it; the approach of `tests/suite/cull_froxel.rs`): a light is listed in every froxel it
 //!   clearly meets, and in none clearly farther than `r + 2 tau` (`tau = 2^-40 (|c|_1 + r)
 //!   (1 + tan_x + tan_y)`); "clearly" leaves out a band for the reference's own f64 rounding.
 //!

@@ -762,7 +762,7 @@ impl<S: PairSink> CompleteCells<'_, S> {
 const BATCH: usize = 2048;
 
 /// The partitioned complete sweep against the unpartitioned one on spheres and octahedra (the
-/// boxes are tested in `tests/broadphase.rs`): the same `Vec`, order included, on every backend,
+/// boxes are tested in `tests/suite/broadphase.rs`): the same `Vec`, order included, on every backend,
 /// for fixed grids and the automatic one, on random scenes and degenerate ones (every element at
 /// one point, on one plane, one huge among small ones, radii whose widened extents overflow);
 /// with collision filters, the same `Vec` without the pairs the filters reject.

@@ -1030,7 +1030,7 @@ mod tests {
     #[test]
     #[cfg_attr(
         miri,
-        ignore = "minutes under Miri (the radix sort's 2,048 buckets per pass); tests/unsafe_paths.rs sweeps under Miri"
+        ignore = "minutes under Miri (the radix sort's 2,048 buckets per pass); tests/suite/unsafe_paths.rs sweeps under Miri"
     )]
     fn complete_and_bipartite_equal_the_brute_force_on_every_backend() {
         let mut x = 0x9e37_79b9u32;
@@ -1099,7 +1099,7 @@ mod sphere_tests {
     #[test]
     #[cfg_attr(
         miri,
-        ignore = "minutes under Miri (the radix sort's 2,048 buckets per pass); tests/unsafe_paths.rs sweeps under Miri"
+        ignore = "minutes under Miri (the radix sort's 2,048 buckets per pass); tests/suite/unsafe_paths.rs sweeps under Miri"
     )]
     fn sphere_pairs_are_exactly_the_sphere_tests() {
         let mut x = 0x51ed_270bu32;
@@ -1169,7 +1169,7 @@ mod octahedron_tests {
     #[test]
     #[cfg_attr(
         miri,
-        ignore = "minutes under Miri (the radix sort's 2,048 buckets per pass); tests/unsafe_paths.rs sweeps under Miri"
+        ignore = "minutes under Miri (the radix sort's 2,048 buckets per pass); tests/suite/unsafe_paths.rs sweeps under Miri"
     )]
     fn octahedron_pairs_are_exactly_the_octahedron_tests() {
         let mut x = 0x0c7a_4ed5u32;

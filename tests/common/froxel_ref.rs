@@ -1,11 +1,11 @@
-//! The exact f64 froxel reference shared by `tests/cull_froxel.rs` and the `lights` fuzz target
+//! The exact f64 froxel reference shared by `tests/suite/cull_froxel.rs` and the `lights` fuzz target
 //! (`fuzz/fuzz_targets/lights.rs` includes this file by path): a froxel rebuilt from its
 //! documented formulas as eight corners, and the distance from a point to it (zero inside; else
 //! the nearest point over its six faces, each face two triangles). Written for clarity, not
 //! speed, and independent of the crate's own froxel code.
 //!
 //! Its own rounding error scales with the corners it computes from, not with the light: a
-//! tolerance relative to the light alone (`tests/cull_froxel.rs`, `reference`) suits cameras
+//! tolerance relative to the light alone (`tests/suite/cull_froxel.rs`, `reference`) suits cameras
 //! whose froxels and lights are of comparable scale, as in every test there; at extreme scales
 //! (a review found wrong answers with near `1e-30` and far `3e38`, where a side face spans both)
 //! it does not. The fuzz target, which draws such cameras, adds the corners' largest magnitude

@@ -4,8 +4,9 @@
 //! generators (random and adversarial), and the `check_pair` harness that runs one query on one
 //! container through every query method on every available backend.
 //!
-//! Every test file includes this module (`#[macro_use] mod common;`); not every file uses every
-//! item.
+//! The test binaries declare it once at their root (`#[macro_use] mod common;`, in
+//! `tests/suite/main.rs` and `tests/without_rayon.rs`), the fuzz targets by path; not every
+//! module uses every item.
 #![allow(dead_code, unused_macros)]
 
 use bvlanes::{

@@ -1,4 +1,4 @@
-//! The documented order of a sweep's pairs, checked: shared by `tests/broadphase.rs` and the
+//! The documented order of a sweep's pairs, checked: shared by `tests/suite/broadphase.rs` and the
 //! `broadphase` fuzz target (`fuzz/fuzz_targets/broadphase.rs` includes this file by path).
 #![allow(dead_code)]
 

@@ -1,4 +1,4 @@
-//! The froxel grid's unit tests (the public behaviour is tested in `tests/cull_froxel.rs`).
+//! The froxel grid's unit tests (the public behaviour is tested in `tests/suite/cull_froxel.rs`).
 
 use super::cell_box::{f32_down_mul, f32_up_mul};
 use super::cell_distance::Cell;

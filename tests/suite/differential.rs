@@ -2,8 +2,7 @@
 //! every available backend and through every query method, at every container length 0..=67,
 //! against the scalar reference of `common`, on random data from fixed seeds at varied densities.
 
-#[macro_use]
-mod common;
+use crate::common;
 
 use bvlanes::{
     Aabb, Aabbs, Conservative, DownTet, DownTets, Frustum, Octahedra, Octahedron, Query,

@@ -3,7 +3,7 @@
 //! on every backend, every length 0..=67 and a few long ones, with random and adversarial data;
 //! the outputs agree with each other; length mismatches are errors that change nothing.
 
-mod common;
+use crate::common;
 
 use bvlanes::pairwise::{self, Pairs, PairsOn};
 use bvlanes::{Aabb, Aabbs, Backend, BvError, Container, Obb, Obbs, Octahedra, Octahedron};

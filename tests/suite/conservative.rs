@@ -11,8 +11,7 @@
 //! Thousands of random cases at many magnitudes, plus constructed near-touching ones, from fixed
 //! seeds, on every available backend.
 
-#[macro_use]
-mod common;
+use crate::common;
 
 use bvlanes::{Aabb, Aabbs, Backend, Conservative, DownTet, Octahedra, Octahedron, Sphere, UpTet};
 use common::*;

@@ -4,8 +4,7 @@
 //! Random data at every length 0..=67 and a few thousand, adversarial values, clustered and
 //! degenerate layouts, NaN and infinite queries, and after moves, refits and rebuilds.
 
-#[macro_use]
-mod common;
+use crate::common;
 
 use bvlanes::{
     Aabb, Aabbs, Backend, Blocked, BoxStrategy, BvError, Conservative, Frustum, Obb, Obbs, Sphere,

@@ -11,9 +11,8 @@
 //! constructions (touching, identical boxes, points, ties in min x, signed zeros, huge and
 //! subnormal magnitudes).
 
-mod common;
-#[path = "common/sweep_order.rs"]
-mod sweep_order;
+use crate::common;
+use crate::sweep_order;
 
 use bvlanes::broadphase::{self, CollisionFilter, Filtered, Partition, Sweep, SweepAxis};
 use bvlanes::{Aabb, Aabbs, Backend, BvError};

@@ -6,8 +6,7 @@
 //! Most tests state their expected hits by hand (not through the reference), and also check that
 //! the reference agrees, so that a misconception shared by the oracle and the kernels shows up.
 
-#[macro_use]
-mod common;
+use crate::common;
 
 use bvlanes::{
     Aabb, Aabbs, Conservative, DownTet, DownTets, Frustum, Obb, Obbs, Octahedra, Octahedron, Query,

@@ -10,8 +10,7 @@
 //! iterators of points or of references, of `[f32; 3]` or the user type) with bit-identical
 //! results and errors.
 
-#[macro_use]
-mod common;
+use crate::common;
 
 use bvlanes::{Aabb, Aabbs, Backend, DownTet, Octahedra, Octahedron, Sphere, TET_AXES, UpTet};
 use common::*;

@@ -5,7 +5,7 @@
 //! tolerance. (`differential.rs` and `adversarial.rs` also run both pairs on every backend at every
 //! length against the f32 reference of `common`.)
 
-mod common;
+use crate::common;
 
 use bvlanes::{Aabb, Aabbs, Backend, Conservative, Obb, Obbs};
 use common::{TestRng, rotation};

@@ -4,8 +4,7 @@
 //! and empty shapes, `usize::MAX` / `u32::MAX` indices, counts and sizes. The tests run in the
 //! debug profile, so an arithmetic overflow is a panic too.
 
-#[macro_use]
-mod common;
+use crate::common;
 
 use bvlanes::broadphase::{self, CollisionFilter, Filtered, Sweep, SweepAndPrune, SweepAxis};
 use bvlanes::cull::{CellOrder, ClusterGrid, LightLists, LightMasks};

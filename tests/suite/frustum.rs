@@ -3,8 +3,7 @@
 //! f64; primitives containing them; spheres and boxes touching a plane from outside exactly),
 //! the documented conservative excess near edges and corners, and errors and screening.
 
-#[macro_use]
-mod common;
+use crate::common;
 
 use bvlanes::{Aabb, Aabbs, Backend, BvError, Conservative, Frustum, Sphere, Spheres};
 use common::*;

@@ -7,8 +7,7 @@
 //! than one internal tile (16,384 primitives), the `HitLists` contract (CSR shape, panics, reuse),
 //! results equal across backends, and batches split over 1, 2 and 3 threads.
 
-#[macro_use]
-mod common;
+use crate::common;
 
 use bvlanes::{
     Aabb, Aabbs, Backend, BoxStrategy, Conservative, DownTet, DownTets, Frustum, HitLists, Obb,

@@ -4,8 +4,7 @@
 //! length 0..=67 and a few thousand, adversarial values, degenerate layouts, NaN and infinite
 //! queries, and after moves, refits and rebuilds.
 
-#[macro_use]
-mod common;
+use crate::common;
 
 use bvlanes::{
     Blockable, Blocked, BvError, Conservative, DownTet, DownTets, Octahedra, Octahedron, UpTet,

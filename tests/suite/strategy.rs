@@ -3,8 +3,7 @@
 //! counts agree with a brute-force count of each stage's condition; the diagonal column the
 //! 7-sided strategy reads is right after every way of changing a container.
 
-#[macro_use]
-mod common;
+use crate::common;
 
 use bvlanes::{Aabb, Aabbs, Backend, BoxStrategy, Conservative, Octahedra, Octahedron, Staged};
 use common::*;

@@ -3,9 +3,8 @@
 //! centre to it (zero inside; else the nearest point over its six faces, each face two triangles),
 //! compared with the radius. Ties within a small relative tolerance may go either way.
 
-mod common;
-#[path = "common/froxel_ref.rs"]
-mod froxel_ref;
+use crate::common;
+use crate::froxel_ref;
 
 use bvlanes::cull::{CellOrder, ClusterGrid, LightMasks};
 use bvlanes::{Backend, BvError, Sphere, Spheres};
@@ -759,7 +758,7 @@ fn no_lights_and_a_one_froxel_grid() {
 
 /// A light crossing one plane of its froxel into a neighbour thinner than its reach past that
 /// plane meets the cell beyond the neighbour too (`Froxels::few_cells` must then go the
-/// general way), on every side the thin-slice case of `tests/fuzz_regressions.rs` does not
+/// general way), on every side the thin-slice case of `tests/suite/fuzz_regressions.rs` does not
 /// cover: the slice before, the rows above and below, the tiles to the left and right. Found by
 /// a review, which showed that dropping each of those checks passed every other test.
 #[test]

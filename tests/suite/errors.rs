@@ -6,8 +6,7 @@
 //! Not produced here: `BvError::CapacityExceeded` needs a container of `u32::MAX` primitives
 //! (over 64 GiB of columns), out of reach of a test.
 
-#[macro_use]
-mod common;
+use crate::common;
 
 use bvlanes::{
     Aabb, Aabbs, Backend, BvError, DownTet, DownTets, Octahedra, Octahedron, ParseBackendError,

@@ -2,7 +2,7 @@
 //! every backend: the exact sphere-box forms agree with the exact kernel, the conservative forms
 //! with `Conservative`, AABB-AABB with the box query and the k-DOP test with the 8-DOP test.
 
-mod common;
+use crate::common;
 
 use bvlanes::{
     Aabb, Aabbs, Backend, Conservative, Obb, Obbs, Octahedra, Octahedron, Sphere, seeds,

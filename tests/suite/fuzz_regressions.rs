@@ -1,8 +1,7 @@
 //! Regression tests for what the fuzz targets (`fuzz/`, see `docs/reliability.md`) found: each
 //! test is the minimised finding, written out.
 
-#[path = "common/froxel_ref.rs"]
-mod froxel_ref;
+use crate::froxel_ref;
 
 use bvlanes::cull::ClusterGrid;
 use bvlanes::{Aabb, BvError, Octahedron, Sphere, Spheres, UpTet, UpTets};

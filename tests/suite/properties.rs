@@ -17,8 +17,7 @@
 //! 6. `swap_remove(k)` keeps every other index's answer: the last primitive's hits move to `k`,
 //!    nothing else changes, on every backend, all the way down to an empty container.
 
-#[macro_use]
-mod common;
+use crate::common;
 
 use bvlanes::{
     Aabb, Aabbs, Backend, BoxStrategy, Conservative, DownTet, DownTets, Frustum, Obb, Obbs,

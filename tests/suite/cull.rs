@@ -1,7 +1,7 @@
 //! Light assignment (`bvlanes::cull`) against the brute force it is defined by: every light
 //! queried against every cell with the crate's exact sphere-box test, on every backend.
 
-mod common;
+use crate::common;
 
 use bvlanes::cull::{CellOrder, ClusterGrid, LightLists, LightMasks};
 use bvlanes::{Aabb, Aabbs, Backend, BvError, Sphere, Spheres};
@@ -102,7 +102,7 @@ fn uniform_grids_equal_the_brute_force() {
             .with_order(order);
         // Half the rounds (both orders) enough lights that the assignment splits into light
         // tasks and cell ranges, on 2, 3 and 8 threads (uniform runs go along the order's
-        // fastest axis, so no range cuts them; `tests/cull_froxel.rs` has runs that are cut).
+        // fastest axis, so no range cuts them; `tests/suite/cull_froxel.rs` has runs that are cut).
         let count = if round % 4 < 2 { 1500 } else { rng.below(80) };
         let lights = random_lights(&mut rng, count, bounds, size[0].max(size[1]) / 3.0);
         check(

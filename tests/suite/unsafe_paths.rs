@@ -8,8 +8,7 @@
 //! through its order table, into spare capacity). Answers are compared with the scalar tier, whose code is safe, or
 //! with the one-query methods.
 
-#[macro_use]
-mod common;
+use crate::common;
 
 use bvlanes::broadphase::{Partition, Sweep};
 use bvlanes::{

@@ -2,7 +2,7 @@
 //! the constructors. (The harness in `differential.rs` and `adversarial.rs` also runs every Obbs
 //! pair on every backend at every length against the f32 reference.)
 
-mod common;
+use crate::common;
 
 use bvlanes::{Aabb, Backend, BvError, Conservative, Obb, Obbs, Sphere};
 use common::{TestRng, rotation};
