@@ -15,7 +15,8 @@
 //!
 //! | query on `Obbs` (bounds: the boxes' outward-rounded bounding boxes) | block test | why it never skips a hit |
 //! |---|---|---|
-//! | point, [`Sphere`], `Conservative(sphere)` | `AabbsNearSphere`: the centre within twice the radius, plus `2^-11` of the bounds' half sides and `2^-20` of their farthest corner's distance, of the bounds on every axis | a reported box's real distance to the centre is at most `1.733` times the radius plus the frame rotation's rounding and orthonormality terms (`docs/algorithms.md`, "Blocked containers") |
+//! | point, [`Sphere`] | `AabbsNearSphere`: the centre within `1 + 2^-9` times the radius, plus `2^-11` of the bounds' half sides and `2^-20` of their farthest corner's distance, of the bounds on every axis | a box the exact f32 test reports lies within `1.00075` times the radius of the centre, plus the frame rotation's rounding and orthonormality terms (`docs/algorithms.md`, "Blocked containers") |
+//! | `Conservative(sphere)` | the same, within twice the widened radius | its per-axis test reaches `1.733` times as far |
 //! | [`Obb`] | `AabbsNearObbFaces`: the separating-axis test of the bounds on the query's three face axes, with a slack of `2^-17` of the farthest corner's distance, `2^-6` of the bounds' half sides and `2^-8` of the query's size | the query's faces are three of the 15 axes: a reported box's real gap there is at most twice its margin, and its projection lies inside the bounds' |
 //!
 //! **Why accepting is exact.** A box query accepts a block whose bounds lie inside it
@@ -392,8 +393,15 @@ impl Reach<Aabbs> for Obb {
     }
 }
 
+/// How far beyond a sphere's radius the block test of an exact sphere on oriented boxes
+/// reaches: `1 + 2^-9`. A box the exact test reports lies within `1.00075` times the radius of
+/// the centre, plus terms that `AabbsNearSphere`'s slack covers (`docs/algorithms.md`, "Blocked
+/// containers"); the rest is room for the block test's own rounding.
+const EXACT_SPHERE_REACH: f64 = 1.0 + 1.0 / 512.0;
+
 /// A sphere, point or conservative sphere on oriented boxes: the block test is `AabbsNearSphere`
-/// with `reach` (twice the radius the leaf test reaches, rounded up); no whole-block test.
+/// with `reach` (how far the leaf test reaches beyond the boxes, with room, rounded up); no
+/// whole-block test.
 macro_rules! reach_near_sphere {
     ($($q:ty => |$s:ident, $leaf:ident| $reach:expr;)*) => {$(
         impl Reach<Obbs> for $q {
@@ -406,11 +414,11 @@ macro_rules! reach_near_sphere {
                 $leaf: &Leaf<'_, Obbs, $q>,
             ) -> Option<AabbsNearSphere<'a>> {
                 let $s = self;
-                let (center, radius): ([f32; 3], f32) = $reach;
+                let (center, reach): ([f32; 3], f64) = $reach;
                 Some(AabbsNearSphere {
                     cols: level.view(),
                     center,
-                    reach: f32_at_least(2.0 * f64::from(radius)),
+                    reach: f32_at_least(reach),
                 })
             }
             #[inline(always)]
@@ -428,12 +436,15 @@ macro_rules! reach_near_sphere {
 
 reach_near_sphere! {
     [f32; 3] => |_q, leaf| (leaf.center, 0.0);
+    // The exact test bounds the Euclidean distance: the radius, with a little room.
     Sphere => |q, leaf| match leaf {
         // The screened centre, and the query's radius (the leaf holds its square).
-        Either::Common(k) => (k.center, q.radius),
-        Either::Rare(k) => (k.center, q.radius),
+        Either::Common(k) => (k.center, EXACT_SPHERE_REACH * f64::from(q.radius)),
+        Either::Rare(k) => (k.center, EXACT_SPHERE_REACH * f64::from(q.radius)),
     };
-    Conservative<Sphere> => |_q, leaf| (leaf.center, leaf.reach);
+    // The conservative test bounds each axis of the box's frame, so its reach is `sqrt(3)`
+    // times the widened radius: twice it.
+    Conservative<Sphere> => |_q, leaf| (leaf.center, 2.0 * f64::from(leaf.reach));
 }
 
 /// An oriented box on oriented boxes: the block test is `AabbsNearObbFaces` (the separating
