@@ -16,7 +16,7 @@
 //! | query on `Obbs` (bounds: the boxes' outward-rounded bounding boxes) | block test | why it never skips a hit |
 //! |---|---|---|
 //! | point, [`Sphere`] | `AabbsNearSphere`: the centre within `1 + 2^-9` times the radius, plus `2^-11` of the bounds' half sides and `2^-20` of their farthest corner's distance, of the bounds on every axis | a box the exact f32 test reports lies within `1.00075` times the radius of the centre, plus the frame rotation's rounding and orthonormality terms (`docs/algorithms.md`, "Blocked containers") |
-//! | `Conservative(sphere)` | the same, within twice the widened radius | its per-axis test reaches `1.733` times as far |
+//! | `Conservative(sphere)` | the same, within twice the widened radius | its per-axis test reaches `1.734` times as far |
 //! | [`Obb`] | `AabbsNearObbFaces`: the separating-axis test of the bounds on the query's three face axes, with a slack of `2^-17` of the farthest corner's distance, `2^-6` of the bounds' half sides and `2^-8` of the query's size | the query's faces are three of the 15 axes: a reported box's real gap there is at most twice its margin, and its projection lies inside the bounds' |
 //!
 //! **Why accepting is exact.** A box query accepts a block whose bounds lie inside it

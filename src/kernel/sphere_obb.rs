@@ -131,7 +131,7 @@ const NEAR_FLOOR: f32 = f32::from_bits((127 - 70) << 23);
 /// of a conservative one, rounded up (0 for a point). `docs/algorithms.md` ("Blocked
 /// containers") shows that a box that the exact f32 test reports lies within `1.00075 (r_q (1 +
 /// 4u) + 6.95 u r) + 3.47e-4 s / 2 + 2^-72` of the centre on every axis (the conservative test's:
-/// `1.733 (r_q (1 + 3u) + 4.01 u r) + ...`), and every box of a block lies inside its bounds (up
+/// `1.734 (r_q (1 + 3u) + 4.01 u r) + ...`), and every box of a block lies inside its bounds (up
 /// to a clamp at `f32::MAX` that keeps the distances); `R` exceeds that. The guard is `+inf` from
 /// `r` or `s` of `2^64` on (every block passes there). Never NaN for finite bounds.
 #[derive(Clone)]
