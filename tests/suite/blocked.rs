@@ -135,17 +135,20 @@ fn check_obbs(name: &str, items: &[Obb], rng: &mut TestRng, queries: usize) -> C
     )
 }
 
-#[test]
-fn random_boxes_every_length_every_backend() {
+/// Random layouts of every length of `LENGTHS` (two seeds, sizes from points to 12), each
+/// checked by `check` with two query rounds; every outcome (no hit, some, all) occurs.
+fn random_layouts_every_length<T>(
+    name: &str,
+    random: impl Fn(&mut TestRng, [f32; 3], f32) -> T,
+    check: impl Fn(&str, &[T], &mut TestRng, usize) -> Coverage,
+) {
     let mut coverage = Coverage::default();
     for seed in [1, 0x5EED] {
-        let mut rng = TestRng::named(seed, "blocked random");
+        let mut rng = TestRng::named(seed, name);
         for len in LENGTHS {
             let size = rng.pick(&[0.0, 1.0, 4.0, 12.0]);
-            let items: Vec<Aabb> = (0..len)
-                .map(|_| Aabb::random(&mut rng, [0.0; 3], size))
-                .collect();
-            let c = check_layout("random", &items, &mut rng, 2);
+            let items: Vec<T> = (0..len).map(|_| random(&mut rng, [0.0; 3], size)).collect();
+            let c = check("random", &items, &mut rng, 2);
             coverage.none += c.none;
             coverage.some += c.some;
             coverage.all += c.all;
@@ -153,8 +156,13 @@ fn random_boxes_every_length_every_backend() {
     }
     assert!(
         coverage.none > 0 && coverage.some > 0 && coverage.all > 0,
-        "{coverage:?}"
+        "{name}: {coverage:?}"
     );
+}
+
+#[test]
+fn random_boxes_every_length_every_backend() {
+    random_layouts_every_length("blocked random", Aabb::random, check_layout);
 }
 
 #[test]
@@ -638,24 +646,7 @@ fn every_sphere_query(
 
 #[test]
 fn random_spheres_every_length_every_backend() {
-    let mut coverage = Coverage::default();
-    for seed in [1, 0x5EED] {
-        let mut rng = TestRng::named(seed, "blocked spheres");
-        for len in LENGTHS {
-            let size = rng.pick(&[0.0, 1.0, 4.0, 12.0]);
-            let items: Vec<Sphere> = (0..len)
-                .map(|_| Sphere::random(&mut rng, [0.0; 3], size))
-                .collect();
-            let c = check_spheres("random", &items, &mut rng, 2);
-            coverage.none += c.none;
-            coverage.some += c.some;
-            coverage.all += c.all;
-        }
-    }
-    assert!(
-        coverage.none > 0 && coverage.some > 0 && coverage.all > 0,
-        "{coverage:?}"
-    );
+    random_layouts_every_length("blocked spheres", Sphere::random, check_spheres);
 }
 
 #[test]
@@ -1063,24 +1054,7 @@ fn every_obb_query(
 
 #[test]
 fn random_oriented_boxes_every_length_every_backend() {
-    let mut coverage = Coverage::default();
-    for seed in [1, 0x5EED] {
-        let mut rng = TestRng::named(seed, "blocked oriented boxes");
-        for len in LENGTHS {
-            let size = rng.pick(&[0.0, 1.0, 4.0, 12.0]);
-            let items: Vec<Obb> = (0..len)
-                .map(|_| Obb::random(&mut rng, [0.0; 3], size))
-                .collect();
-            let c = check_obbs("random", &items, &mut rng, 2);
-            coverage.none += c.none;
-            coverage.some += c.some;
-            coverage.all += c.all;
-        }
-    }
-    assert!(
-        coverage.none > 0 && coverage.some > 0 && coverage.all > 0,
-        "{coverage:?}"
-    );
+    random_layouts_every_length("blocked oriented boxes", Obb::random, check_obbs);
 }
 
 #[test]
