@@ -1155,10 +1155,9 @@ fn oriented_box_rounding_edges_are_not_skipped() {
             core::array::from_fn(|_| rng.range(0.05, 1.0) * scale),
             rotation(&mut rng),
         );
-        if Obbs::from_slice(&[p]).is_err() {
+        let Ok(one) = Obbs::from_slice(&[p]) else {
             continue;
-        }
-        let one = Obbs::from_slice(&[p]).unwrap();
+        };
         // A point just beyond face `f` of `p` (a few ulps of the scale).
         let f = rng.below(3);
         let sign = if rng.chance(0.5) { 1.0 } else { -1.0 };
@@ -1295,9 +1294,9 @@ fn sphere_rounding_edges_are_not_skipped() {
             core::array::from_fn(|_| rng.range(0.05, 1.0) * scale * size),
             axes,
         );
-        if Obbs::from_slice(&[p]).is_err() {
+        let Ok(one) = Obbs::from_slice(&[p]) else {
             continue;
-        }
+        };
         // A centre beyond a face, an edge or a corner of `p` (the sign of each of its axes:
         // +, - or 0), at the radius plus up to a few ulps of the scale, in the direction of
         // the chosen axes' sum.
@@ -1333,7 +1332,6 @@ fn sphere_rounding_edges_are_not_skipped() {
             })
             .sum();
         let q = Sphere::new(x, r);
-        let one = Obbs::from_slice(&[p]).unwrap();
         if excess2.sqrt() > f64::from(r) && one.count_hits(&q) == 1 {
             small += usize::from(size < 1.0);
             aligned += usize::from(k % 2 == 0);
