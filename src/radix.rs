@@ -508,7 +508,8 @@ mod tests {
     /// From `MSD_MIN` keys of more than 11 bits the sort takes the top 8 bits first: the same
     /// stable order at every key width (12 bits: in-bucket passes of 4; 13: of 5 with a spare
     /// bit; 22; 32), with many equal keys, digits constant in every bucket or in some, and at
-    /// the threshold and above it.
+    /// the threshold and above it; and the runs of more than 64 equal keys found in it are a
+    /// plain scan's.
     #[test]
     #[cfg_attr(miri, ignore = "262,144 keys and more")]
     fn the_top_digit_first_sorts_as_the_others() {
@@ -539,6 +540,18 @@ mod tests {
                 let mut want: Vec<u32> = (0..len as u32).collect();
                 want.sort_by_key(|&i| (keys[i as usize], i));
                 assert_eq!(radix_sort(&keys), want, "{len} keys");
+                // The runs: those of a plain scan of the order.
+                let mut want_runs = Vec::new();
+                let mut start = 0;
+                for end in 1..=len {
+                    if end == len || keys[want[end] as usize] != keys[want[start] as usize] {
+                        if end - start > 64 {
+                            want_runs.push(start..end);
+                        }
+                        start = end;
+                    }
+                }
+                assert_eq!(radix_sort_runs(&keys, 64), (want, want_runs), "{len} keys");
             }
         }
     }
