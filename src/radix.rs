@@ -5,16 +5,36 @@ use core::ops::Range;
 
 /// The stable order of `keys` (an index permutation) by a radix sort over `(key, index)` packed
 /// in a `u64` ([`sorted_items`]: least significant digit first, or for many wide keys the top
-/// digit first).
+/// digit first, [`msd_order_runs`]).
 pub(crate) fn radix_sort(keys: &[u32]) -> Vec<u32> {
-    sorted_items(keys).iter().map(|&v| v as u32).collect()
+    radix_sort_runs(keys, usize::MAX, 1).0
 }
 
 /// [`radix_sort`], and the runs of equal keys longer than `min_run` in it (ranges of the order,
-/// ascending), found in the same pass that takes the order out.
-pub(crate) fn radix_sort_runs(keys: &[u32], min_run: usize) -> (Vec<u32>, Vec<Range<usize>>) {
+/// ascending), found as the order is taken out. Where the top digit goes first
+/// ([`msd_order_runs`]), its buckets are sorted and taken out in parallel over up to `threads`
+/// threads (0: all of rayon's pool); the result is the same whatever the count.
+pub(crate) fn radix_sort_runs(
+    keys: &[u32],
+    min_run: usize,
+    threads: usize,
+) -> (Vec<u32>, Vec<Range<usize>>) {
+    if let Some(bits) = msd_bits(keys) {
+        return msd_order_runs(keys, bits, min_run, threads);
+    }
     let items = sorted_items(keys);
     let order = items.iter().map(|&v| v as u32).collect();
+    let mut runs = Vec::new();
+    runs_of_equal_keys(&items, min_run, 0, &mut runs);
+    (order, runs)
+}
+
+/// Appends to `runs` the runs of equal keys longer than `min_run` among the sorted `items`
+/// (`(key << 32) | index`), as ranges shifted by `offset`.
+fn runs_of_equal_keys(items: &[u64], min_run: usize, offset: usize, runs: &mut Vec<Range<usize>>) {
+    if items.len() <= min_run {
+        return;
+    }
     let key = |i: usize| items[i] >> 32;
     // Whether any run is long enough, branch-free (runs are rare: a scan that branches on every
     // change of key mispredicts on data with a few equal neighbours, 1.5 ms at 1,000,000).
@@ -22,49 +42,52 @@ pub(crate) fn radix_sort_runs(keys: &[u32], min_run: usize) -> (Vec<u32>, Vec<Ra
         .iter()
         .zip(items.iter().skip(min_run))
         .fold(false, |any, (a, b)| any | (a >> 32 == b >> 32));
-    let mut runs = Vec::new();
-    if long {
-        // A run longer than `min_run` starting at `i` has the same key at `i + min_run`, and
-        // the scan meets its start first.
-        let mut i = 0;
-        while i + min_run < items.len() {
-            if key(i) == key(i + min_run) {
-                let mut end = i + min_run + 1;
-                while end < items.len() && key(end) == key(i) {
-                    end += 1;
-                }
-                runs.push(i..end);
-                i = end;
-            } else {
-                i += 1;
+    if !long {
+        return;
+    }
+    // A run longer than `min_run` starting at `i` has the same key at `i + min_run`, and the
+    // scan meets its start first.
+    let mut i = 0;
+    while i + min_run < items.len() {
+        if key(i) == key(i + min_run) {
+            let mut end = i + min_run + 1;
+            while end < items.len() && key(end) == key(i) {
+                end += 1;
             }
+            runs.push(offset + i..offset + end);
+            i = end;
+        } else {
+            i += 1;
         }
     }
-    (order, runs)
 }
 
-/// Keys from which [`sorted_items`] takes the most significant digit first.
+/// Keys from which the sort takes the most significant digit first ([`msd_bits`]).
 const MSD_MIN: usize = 1 << 18;
 /// Bits of that first digit: 256 buckets, whose write streams stay in the first-level cache.
 const MSD_BITS: u32 = 8;
+/// The digit of [`sorted_items`]' passes.
+const LSD_BITS: u32 = 11;
 
-/// `(key << 32) | index` of every key, sorted (see [`radix_sort`]). From [`MSD_MIN`] keys of
-/// more than 11 bits: one pass that scatters them by their top 8 bits, then each of those
-/// buckets (a few thousand items at a million keys, in cache) sorted by the bits below in
-/// passes of up to 8 (probe of 1,000,000 random 22-bit keys on the Intel Xeon of 2026-11-27:
-/// 12.5-15.5 ms against 17-27 ms for two 11-bit passes over the whole array, whose 2,048 write
-/// streams each miss the cache); below that, least-significant digit first.
+/// The keys' width in bits when the top digit goes first ([`msd_order_runs`]): from
+/// [`MSD_MIN`] keys of more than [`LSD_BITS`] bits (probe of 1,000,000 random 22-bit keys on the
+/// Intel Xeon of 2026-11-27: 12.5-15.5 ms against 17-27 ms for two 11-bit passes over the
+/// whole array, whose 2,048 write streams each miss the cache).
+fn msd_bits(keys: &[u32]) -> Option<u32> {
+    if keys.len() < MSD_MIN {
+        return None;
+    }
+    // The keys' width, in a pass that vectorises (the digit counts are not needed).
+    let bits = 32 - keys.iter().fold(0, |any, &k| any | k).leading_zeros();
+    (bits > LSD_BITS).then_some(bits)
+}
+
+/// `(key << 32) | index` of every key, sorted (see [`radix_sort`]), least significant digit
+/// first in passes of [`LSD_BITS`] (a pass whose digit is the same for every key moves nothing).
 fn sorted_items(keys: &[u32]) -> Vec<u64> {
-    const BITS: u32 = 11;
+    const BITS: u32 = LSD_BITS;
     const BUCKETS: usize = 1 << BITS;
     let digit = |k: u32, pass: u32| ((k >> (pass * BITS)) as usize) & (BUCKETS - 1);
-    if keys.len() >= MSD_MIN {
-        // The keys' width, in a pass that vectorises (the digit counts below are not needed).
-        let bits = 32 - keys.iter().fold(0, |any, &k| any | k).leading_zeros();
-        if bits > BITS {
-            return sorted_items_msd(keys, bits);
-        }
-    }
     let mut count = vec![[0usize; BUCKETS]; 3];
     for &k in keys {
         count[0][digit(k, 0)] += 1;
@@ -116,11 +139,18 @@ fn counts_to_starts(counts: &mut [usize]) {
     }
 }
 
-/// [`sorted_items`] of keys below `2^bits` (`bits > MSD_BITS`): scattered by their top
-/// [`MSD_BITS`] bits in index order, then each bucket sorted stably by the bits below, least
-/// significant digit first, in passes of equal width up to 8 bits (a pass whose digit is the
-/// same in the whole bucket moves nothing).
-fn sorted_items_msd(keys: &[u32], bits: u32) -> Vec<u64> {
+/// [`radix_sort_runs`] of keys below `2^bits` (`bits > MSD_BITS`): `(key << 32) | index`
+/// scattered by their top [`MSD_BITS`] bits in index order, then each bucket sorted stably by
+/// the bits below, least significant digit first, in passes of equal width up to 8 bits (a pass
+/// whose digit is the same in the whole bucket moves nothing), its order and runs taken out
+/// while it is in cache (equal keys share a bucket, so no run crosses one). The buckets go in
+/// groups of consecutive ones over up to `threads` threads (0: all of rayon's pool).
+fn msd_order_runs(
+    keys: &[u32],
+    bits: u32,
+    min_run: usize,
+    threads: usize,
+) -> (Vec<u32>, Vec<Range<usize>>) {
     const TOP: usize = 1 << MSD_BITS;
     let shift = bits - MSD_BITS;
     let mut count = [0usize; TOP];
@@ -136,18 +166,56 @@ fn sorted_items_msd(keys: &[u32], bits: u32) -> Vec<u64> {
         items[next[d]] = (u64::from(k) << 32) | i as u64;
         next[d] += 1;
     }
-    let mut scratch = vec![0u64; count.iter().copied().max().unwrap_or(0)];
-    for (&start, &len) in starts.iter().zip(&count) {
-        // Stable: below the key's bits, the index ascends in each bucket, and equal keys keep
-        // it in order (a short bucket's `sort_unstable` sorts by key and index alike).
-        lsd_u64(
-            &mut items[start..start + len],
-            &mut scratch[..len],
-            [32, shift],
-            8,
-        );
+    let mut order = vec![0u32; keys.len()];
+    // Groups of consecutive buckets of about `per_task` items each: their bucket sizes, their
+    // first position, their items and their stretch of the order, and the runs they find.
+    struct Group<'a> {
+        lens: &'a [usize],
+        first: usize,
+        items: &'a mut [u64],
+        order: &'a mut [u32],
+        runs: Vec<Range<usize>>,
     }
-    items
+    let per_task = crate::tasks::chunks_per_task(keys.len(), MSD_MIN / 4, threads);
+    let mut groups: Vec<Group> = Vec::new();
+    let (mut items_left, mut order_left) = (&mut items[..], &mut order[..]);
+    let (mut first_bucket, mut first, mut held) = (0, 0, 0);
+    for (d, &len) in count.iter().enumerate() {
+        held += len;
+        if held >= per_task || d + 1 == TOP {
+            let (group_items, after) = items_left.split_at_mut(held);
+            items_left = after;
+            let (group_order, after) = order_left.split_at_mut(held);
+            order_left = after;
+            groups.push(Group {
+                lens: &count[first_bucket..=d],
+                first,
+                items: group_items,
+                order: group_order,
+                runs: Vec::new(),
+            });
+            (first_bucket, first, held) = (d + 1, first + held, 0);
+        }
+    }
+    // (On one thread, one group: the empty ones after the last bucket that holds any go.)
+    groups.retain(|g| !g.items.is_empty());
+    crate::tasks::run_tasks_mut(&mut groups, |_, g| {
+        let mut scratch = vec![0u64; g.lens.iter().copied().max().unwrap_or(0)];
+        let mut start = 0;
+        for &len in g.lens {
+            let bucket = &mut g.items[start..start + len];
+            // Stable: below the key's bits, the index ascends in each bucket, and equal keys
+            // keep it in order (a short bucket's `sort_unstable` sorts by key and index alike).
+            lsd_u64(bucket, &mut scratch[..len], [32, shift], 8);
+            for (o, &v) in g.order[start..start + len].iter_mut().zip(&*bucket) {
+                *o = v as u32;
+            }
+            runs_of_equal_keys(bucket, min_run, g.first + start, &mut g.runs);
+            start += len;
+        }
+    });
+    let runs = groups.into_iter().flat_map(|g| g.runs).collect();
+    (order, runs)
 }
 
 /// Sorts `pairs` ascending (as `(i, j)` tuples), every index below `n`: `sort_unstable` below
@@ -482,7 +550,7 @@ mod tests {
             ] {
                 keys.extend(core::iter::repeat_n(key, len));
             }
-            let (order, runs) = radix_sort_runs(&keys, min_run);
+            let (order, runs) = radix_sort_runs(&keys, min_run, 1);
             assert_eq!(order, radix_sort(&keys));
             let sorted: Vec<u32> = order.iter().map(|&i| keys[i as usize]).collect();
             let mut want = Vec::new();
@@ -497,19 +565,19 @@ mod tests {
             }
             assert_eq!(runs, want, "min_run {min_run}");
         }
-        assert_eq!(radix_sort_runs(&[], 1), (vec![], vec![]));
+        assert_eq!(radix_sort_runs(&[], 1, 1), (vec![], vec![]));
         assert_eq!(
-            radix_sort_runs(&[4, 4, 4], 2),
+            radix_sort_runs(&[4, 4, 4], 2, 1),
             (vec![0, 1, 2], core::iter::once(0..3).collect())
         );
-        assert_eq!(radix_sort_runs(&[4, 4, 4], 3), (vec![0, 1, 2], vec![]));
+        assert_eq!(radix_sort_runs(&[4, 4, 4], 3, 1), (vec![0, 1, 2], vec![]));
     }
 
     /// From `MSD_MIN` keys of more than 11 bits the sort takes the top 8 bits first: the same
     /// stable order at every key width (12 bits: in-bucket passes of 4; 13: of 5 with a spare
     /// bit; 22; 32), with many equal keys, digits constant in every bucket or in some, and at
     /// the threshold and above it; and the runs of more than 64 equal keys found in it are a
-    /// plain scan's.
+    /// plain scan's, on one thread and on three.
     #[test]
     #[cfg_attr(miri, ignore = "262,144 keys and more")]
     fn the_top_digit_first_sorts_as_the_others() {
@@ -551,7 +619,11 @@ mod tests {
                         start = end;
                     }
                 }
-                assert_eq!(radix_sort_runs(&keys, 64), (want, want_runs), "{len} keys");
+                // On one thread and on three (the buckets sorted in groups), the same.
+                let want = (want, want_runs);
+                for threads in [1, 3] {
+                    assert_eq!(radix_sort_runs(&keys, 64, threads), want, "{len} keys");
+                }
             }
         }
     }

@@ -274,7 +274,7 @@ pub(crate) fn curve_order<C: Blockable>(c: &C, threads: usize) -> (Vec<u32>, usi
         *outsized = dispatch(backend, job);
     });
     let outsized = key_stretches.iter().map(|s| s.1).sum();
-    let (mut order, crowded) = radix_sort_runs(&keys, CROWDED);
+    let (mut order, crowded) = radix_sort_runs(&keys, CROWDED, threads);
     refine(c, &mut order, crowded);
     (order, outsized)
 }
@@ -366,7 +366,7 @@ fn refine<C: Blockable>(c: &C, order: &mut [u32], crowded: Vec<Range<usize>>) {
             continue;
         }
         let keys: Vec<u32> = centres.iter().map(|&m| grid.key(m)).collect();
-        let (perm, runs) = radix_sort_runs(&keys, CROWDED);
+        let (perm, runs) = radix_sort_runs(&keys, CROWDED, 1);
         let sorted: Vec<u32> = perm.iter().map(|&p| members[p as usize]).collect();
         members.copy_from_slice(&sorted);
         if round + 1 < REFINE_ROUNDS {
