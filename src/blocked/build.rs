@@ -390,10 +390,15 @@ pub(crate) fn levels<C: Blockable>(leaves: &C, threads: usize) -> Levels<C::Leve
     // of it and stay on the calling thread.
     let chunks = n.div_ceil(Chunk::LANES);
     let (_, stretches) = stretches(chunks, threads);
+    let backend = Backend::detect();
     let bounds = |r: &Range<usize>| {
-        r.clone()
-            .map(|c| leaves.chunk_bounds(c))
-            .collect::<Vec<_>>()
+        dispatch(
+            backend,
+            ChunkBounds {
+                leaves,
+                chunks: r.clone(),
+            },
+        )
     };
     let first = if stretches.len() == 1 {
         bounds(&stretches[0])
@@ -409,6 +414,29 @@ pub(crate) fn levels<C: Blockable>(leaves: &C, threads: usize) -> Levels<C::Leve
         levels.push(next);
     }
     Levels::from_levels(&levels)
+}
+
+/// The bounds of the chunks `chunks` of `leaves` (level 0 of a stretch), a job for one tier:
+/// the same operations on every tier, compiled for its instructions. (On the baseline x86-64
+/// instructions, the oriented boxes' bounds, sums and outward steps in f64 lane by lane, took a
+/// fifth of a 1,000,000-box `Blocked<Obbs>` build on the Intel Xeon of 2026-11-29.)
+struct ChunkBounds<'a, C> {
+    leaves: &'a C,
+    chunks: Range<usize>,
+}
+
+impl<C: Blockable> WithLanes for ChunkBounds<'_, C> {
+    type Output = Vec<<C::Level as Level>::Bound>;
+
+    #[inline(always)]
+    fn run<V: Lanes>(self) -> Self::Output {
+        // A plain loop: a collected iterator's generic `fold` may be compiled outside the tier.
+        let mut out = Vec::with_capacity(self.chunks.len());
+        for c in self.chunks {
+            out.push(self.leaves.chunk_bounds(c));
+        }
+        out
+    }
 }
 
 #[cfg(test)]

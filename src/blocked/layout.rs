@@ -103,6 +103,23 @@ macro_rules! rows_layout {
     };
 }
 
+/// The bound (of level kind `$level`) of chunk `$chunk` of `$len` rows, row `$i`'s bound being
+/// `$bound`: the rows' bounds combined. A macro, not a function taking a closure: the block
+/// bounds are computed inside a tier, where a closure was compiled out of line (`.ci/check-inlining`).
+macro_rules! fold_bounds {
+    ($level:ty, $len:expr, $chunk:expr, |$i:ident| $bound:expr) => {{
+        let base = $chunk * Chunk::LANES;
+        let mut b = {
+            let $i = base;
+            $bound
+        };
+        for $i in base + 1..base + lanes_in($len, $chunk) {
+            b = <$level as Level>::union(&b, &$bound);
+        }
+        b
+    }};
+}
+
 impl private::Layout for Aabbs {
     type Level = Aabbs;
 
@@ -114,6 +131,7 @@ impl private::Layout for Aabbs {
         core::array::from_fn(|k| cols.col(k)[chunk])
     }
 
+    #[inline(always)]
     fn chunk_bounds(&self, chunk: usize) -> Aabb {
         // The boxes themselves: the same as a level's node over them.
         Level::chunk_bound(self, chunk)
@@ -132,7 +150,7 @@ impl Blockable for Spheres {}
 /// outward: `sphere_reach_box`), clamped to `-f32::MAX..=f32::MAX` (the levels hold finite boxes;
 /// `reach.rs` says why the clamp changes no block test). The same real reach as
 /// `widened_sphere_box`, whose directed f32 roundings cost about three times as much here.
-#[inline]
+#[inline(always)]
 fn sphere_bounds(s: &Sphere) -> Aabb {
     let b = sphere_reach_box(s);
     let clamp = |v: f32| v.clamp(-f32::MAX, f32::MAX);
@@ -159,10 +177,28 @@ impl private::Layout for Spheres {
         k
     }
 
+    #[inline(always)]
     fn chunk_bounds(&self, chunk: usize) -> Aabb {
-        fold_bounds::<Aabbs>(self.len(), chunk, |i| {
-            sphere_bounds(&self.get(i).expect("a sphere"))
-        })
+        // From the chunk's columns lane by lane (through `get`, row by row, the build was slower
+        // on the tier than before it).
+        let cols = self.columns();
+        let (x, y, z) = (
+            &cols.col(0)[chunk].0,
+            &cols.col(1)[chunk].0,
+            &cols.col(2)[chunk].0,
+        );
+        let r = &cols.col(3)[chunk].0;
+        let lane = |l: usize| {
+            sphere_bounds(&Sphere {
+                center: [x[l], y[l], z[l]],
+                radius: r[l],
+            })
+        };
+        let mut b = lane(0);
+        for l in 1..lanes_in(self.len(), chunk) {
+            b = <Aabbs as Level>::union(&b, &lane(l));
+        }
+        b
     }
 
     #[inline]
@@ -193,7 +229,7 @@ fn obb_box(c: [f32; 3], h: [f32; 3], axes: [[f32; 3]; 3]) -> ([f64; 3], [f64; 3]
 /// The f32 box of [`obb_box`]'s bounds, rounded outward and clamped to `-f32::MAX..=f32::MAX`
 /// (the levels hold finite boxes; `docs/algorithms.md` says why the clamp changes no block
 /// test).
-#[inline]
+#[inline(always)]
 fn f32_bounds(lo: [f64; 3], hi: [f64; 3]) -> Aabb {
     let clamp = |v: f32| v.clamp(-f32::MAX, f32::MAX);
     Aabb::new(
@@ -235,6 +271,7 @@ impl private::Layout for Obbs {
         k
     }
 
+    #[inline(always)]
     fn chunk_bounds(&self, chunk: usize) -> Aabb {
         // The lanes' f64 boxes combined, then rounded outward once.
         let cols = self.columns();
@@ -300,24 +337,17 @@ fn key_boxes(lanes: impl Fn(usize) -> [f32; 6]) -> [Chunk; 6] {
     k
 }
 
-/// The bound of a chunk of rows whose bound is `bound(row)`: the rows' bounds combined.
-#[inline]
-fn fold_bounds<L: Level>(len: usize, chunk: usize, bound: impl Fn(usize) -> L::Bound) -> L::Bound {
-    let base = chunk * Chunk::LANES;
-    let n = lanes_in(len, chunk);
-    (base + 1..base + n).fold(bound(base), |b, i| L::union(&b, &bound(i)))
-}
-
 /// The `Layout` of a container of tetrahedra or octahedra: everything but the key boxes and
 /// the bounds' kind, which the caller writes.
 macro_rules! hull_layout {
     ($c:ty, $prim:ty) => {
         rows_layout!($c, $prim);
 
+        #[inline(always)]
         fn chunk_bounds(&self, chunk: usize) -> <Self::Level as Level>::Bound {
-            fold_bounds::<Self::Level>(self.len(), chunk, |i| {
-                Self::item_bounds(&self.get(i).expect("a row"))
-            })
+            fold_bounds!(Self::Level, self.len(), chunk, |i| Self::item_bounds(
+                &self.get(i).expect("a row")
+            ))
         }
     };
 }

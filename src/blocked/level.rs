@@ -63,7 +63,7 @@ fn prefetch_each<const K: usize>(cols: &Cols<'_, K>, first: usize, mut bits: u32
 }
 
 /// Min over the first `n` lanes of `c` (n >= 1).
-#[inline]
+#[inline(always)]
 fn lanes_min(c: &Chunk, n: usize) -> f32 {
     if n == Chunk::LANES {
         return halving(c.0, |a, b| if a < b { a } else { b });
@@ -72,7 +72,7 @@ fn lanes_min(c: &Chunk, n: usize) -> f32 {
 }
 
 /// Max over the first `n` lanes of `c` (n >= 1).
-#[inline]
+#[inline(always)]
 fn lanes_max(c: &Chunk, n: usize) -> f32 {
     if n == Chunk::LANES {
         return halving(c.0, |a, b| if a > b { a } else { b });
@@ -112,12 +112,21 @@ impl Level for Aabbs {
         Aabbs::len(self)
     }
 
+    #[inline(always)]
     fn chunk_bound(&self, chunk: usize) -> Aabb {
+        // No closures: this runs inside a tier, where they were compiled out of line.
         let cols = self.columns();
         let n = lanes_in(self.len(), chunk);
-        let min = |k: usize| lanes_min(&cols.col(k)[chunk], n);
-        let max = |k: usize| lanes_max(&cols.col(k)[chunk], n);
-        Aabb::new([min(0), min(1), min(2)], [max(3), max(4), max(5)])
+        let mut ends = [0.0f32; 6];
+        for (k, end) in ends.iter_mut().enumerate() {
+            let c = &cols.col(k)[chunk];
+            *end = if k < 3 {
+                lanes_min(c, n)
+            } else {
+                lanes_max(c, n)
+            };
+        }
+        Aabb::new([ends[0], ends[1], ends[2]], [ends[3], ends[4], ends[5]])
     }
 
     #[inline]
@@ -222,6 +231,7 @@ impl<const W: usize, const LOWER: u32> Level for Hulls<W, LOWER> {
         self.cols.len()
     }
 
+    #[inline(always)]
     fn chunk_bound(&self, chunk: usize) -> [f32; W] {
         let n = lanes_in(self.len(), chunk);
         core::array::from_fn(|k| {
