@@ -159,13 +159,16 @@ impl<C: Blockable> Blocked<C> {
     /// The blocked form of `container` (which is left as it is; indices are its indices).
     ///
     /// Cost: two passes over the primitives for the keys (Morton codes of about one cell per
-    /// primitive, at most 10 bits per axis), a radix sort of 11-bit passes (two up to 2^21
-    /// primitives), one gather of every column, and the bounds (1/15 of the primitives' size
-    /// again). About 30 ns per box at 1,000,000 on one thread here (`docs/benchmarks.md`).
+    /// primitive, at most 10 bits per axis), a radix sort (11-bit passes; from 262,144 keys the
+    /// top 8 bits first, then each bucket in cache), one gather of every column, and the bounds
+    /// (1/15 of the primitives' size again). The keys, the gather and the bounds of the blocks
+    /// run on the detected SIMD tier. About 40-50 ns per box at 1,000,000 boxes on one thread on
+    /// the project's machine (`docs/benchmarks.md`).
     ///
     /// With the `rayon` feature, large containers (from 32,768 primitives) compute their keys,
     /// gather their columns and bound their blocks in stretches over every thread of rayon's
-    /// current pool (the radix sort stays on the calling thread); see
+    /// current pool, and from 262,144 sort the radix sort's buckets in groups over them (its
+    /// first scatter stays on the calling thread); see
     /// [`new_with_threads`](Blocked::new_with_threads). The result does not depend on the thread
     /// count.
     #[must_use]
