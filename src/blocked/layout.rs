@@ -103,17 +103,17 @@ macro_rules! rows_layout {
     };
 }
 
-/// The bound (of level kind `$level`) of chunk `$chunk` of `$len` rows, row `$i`'s bound being
-/// `$bound`: the rows' bounds combined. A macro, not a function taking a closure: the block
-/// bounds are computed inside a tier, where a closure was compiled out of line (`.ci/check-inlining`).
+/// The bound (of level kind `$level`) of chunk `$chunk` of `$len` rows, lane `$l`'s bound being
+/// `$bound`: the bounds of the chunk's rows (its lanes below `$len`) combined. A macro, not a
+/// function taking a closure: the block bounds are computed inside a tier, where a closure was
+/// compiled out of line (`.ci/check-inlining`).
 macro_rules! fold_bounds {
-    ($level:ty, $len:expr, $chunk:expr, |$i:ident| $bound:expr) => {{
-        let base = $chunk * Chunk::LANES;
+    ($level:ty, $len:expr, $chunk:expr, |$l:ident| $bound:expr) => {{
         let mut b = {
-            let $i = base;
+            let $l = 0;
             $bound
         };
-        for $i in base + 1..base + lanes_in($len, $chunk) {
+        for $l in 1..lanes_in($len, $chunk) {
             b = <$level as Level>::union(&b, &$bound);
         }
         b
@@ -188,17 +188,10 @@ impl private::Layout for Spheres {
             &cols.col(2)[chunk].0,
         );
         let r = &cols.col(3)[chunk].0;
-        let lane = |l: usize| {
-            sphere_bounds(&Sphere {
-                center: [x[l], y[l], z[l]],
-                radius: r[l],
-            })
-        };
-        let mut b = lane(0);
-        for l in 1..lanes_in(self.len(), chunk) {
-            b = <Aabbs as Level>::union(&b, &lane(l));
-        }
-        b
+        fold_bounds!(Aabbs, self.len(), chunk, |l| sphere_bounds(&Sphere {
+            center: [x[l], y[l], z[l]],
+            radius: r[l],
+        }))
     }
 
     #[inline]
@@ -345,8 +338,8 @@ macro_rules! hull_layout {
 
         #[inline(always)]
         fn chunk_bounds(&self, chunk: usize) -> <Self::Level as Level>::Bound {
-            fold_bounds!(Self::Level, self.len(), chunk, |i| Self::item_bounds(
-                &self.get(i).expect("a row")
+            fold_bounds!(Self::Level, self.len(), chunk, |l| Self::item_bounds(
+                &self.get(chunk * Chunk::LANES + l).expect("a row")
             ))
         }
     };
