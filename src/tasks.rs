@@ -36,6 +36,21 @@ pub(crate) fn chunks_per_task(items: usize, min: usize, threads: usize) -> usize
     items.div_ceil(threads.saturating_mul(4)).max(min)
 }
 
+/// `items` cut into the stretches of a step's tasks ([`chunks_per_task`]: one stretch when the
+/// split does not pay or on one thread), and the items per stretch (the last may hold fewer).
+pub(crate) fn stretches(
+    items: usize,
+    min: usize,
+    threads: usize,
+) -> (usize, Vec<core::ops::Range<usize>>) {
+    let per_task = chunks_per_task(items, min, threads);
+    let stretches = (0..items)
+        .step_by(per_task)
+        .map(|c| c..(c + per_task).min(items))
+        .collect();
+    (per_task, stretches)
+}
+
 /// Fills `items` a stretch at a time, `fill(first, stretch)` with `first` the stretch's first
 /// index: stretches of whole groups of `align` items, at least `min` groups each
 /// ([`chunks_per_task`]), in parallel over `threads` threads (0: the default count). One

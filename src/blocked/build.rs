@@ -6,21 +6,15 @@ use super::level::{Level, Levels};
 use crate::lanes::{Backend, Chunk, Lanes, WithLanes, dispatch};
 use crate::radix::radix_sort_runs;
 use crate::sample;
-use crate::tasks::{chunks_per_task, run_tasks, run_tasks_mut};
+use crate::tasks::{run_tasks, run_tasks_mut};
 use core::ops::Range;
 
 /// Chunks of primitives below which a build step stays on one thread.
 const TASK_MIN_CHUNKS: usize = 1024;
 
-/// `chunks` chunks cut into the stretches of a build step's tasks (one stretch when the split
-/// does not pay or `threads` is 1), and the chunks per stretch (the last may hold fewer).
+/// `chunks` chunks cut into the stretches of a build step's tasks ([`crate::tasks::stretches`]).
 fn stretches(chunks: usize, threads: usize) -> (usize, Vec<Range<usize>>) {
-    let per_task = chunks_per_task(chunks, TASK_MIN_CHUNKS, threads);
-    let stretches = (0..chunks)
-        .step_by(per_task)
-        .map(|c| c..(c + per_task).min(chunks))
-        .collect();
-    (per_task, stretches)
+    crate::tasks::stretches(chunks, TASK_MIN_CHUNKS, threads)
 }
 
 /// Most bits per axis of the Morton key (a 1024^3 grid over the centres' bounds).
