@@ -546,6 +546,96 @@ mod tests {
         }
     }
 
+    /// The two build steps that run on a tier, the keys with their outsized counts
+    /// ([`KeyStretch`]) and level 0's bounds ([`ChunkBounds`]), give every backend this CPU has
+    /// the scalar tier's answer, bit for bit (signed zeros included, through `Debug`): boxes,
+    /// spheres, oriented boxes and octahedra of every length 0..=67 and 1,000, with zero sizes,
+    /// huge and tiny magnitudes and outsized ones, on a grid whose cells they overrun.
+    #[test]
+    fn tier_build_steps_are_the_same_on_every_backend() {
+        use super::{Blockable, Chunk, ChunkBounds, KeyStretch};
+        use crate::lanes::{Backend, dispatch};
+        use crate::primitive::{Aabb, Obb, Octahedron, Sphere};
+        use crate::soa::{Aabbs, Obbs, Octahedra, Spheres};
+        let mut x = 0x9e37_79b9_u32;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            x
+        };
+        let mut value = move || match next() % 8 {
+            0 => 0.0,
+            1 => -0.0,
+            2 => 3e37,
+            3 => -1e-38,
+            _ => (next() % 20_000) as f32 * 0.01 - 100.0,
+        };
+        fn check<C: Blockable>(c: &C) {
+            let grid = CurveGrid::new([-50.0; 3], [50.0; 3], 6);
+            let chunks = c.count().div_ceil(Chunk::LANES);
+            let run = |b: Backend| {
+                let mut keys = vec![0u32; c.count()];
+                let outsized = dispatch(
+                    b,
+                    KeyStretch {
+                        c,
+                        grid: &grid,
+                        threshold: 40.0,
+                        outsized_bit: 1 << 18,
+                        first_chunk: 0,
+                        out: &mut keys,
+                    },
+                );
+                let bounds = dispatch(
+                    b,
+                    ChunkBounds {
+                        leaves: c,
+                        chunks: 0..chunks,
+                    },
+                );
+                (keys, outsized, format!("{bounds:?}"))
+            };
+            let want = run(Backend::Scalar);
+            for &b in Backend::available() {
+                assert_eq!(run(b), want, "{b} at {} primitives", c.count());
+            }
+        }
+        for n in (0..=67).chain([1000]) {
+            let boxes: Vec<Aabb> = (0..n)
+                .map(|_| {
+                    let (a, b) = ([value(), value(), value()], [value(), value(), value()]);
+                    Aabb::new(
+                        core::array::from_fn(|k| a[k].min(b[k])),
+                        core::array::from_fn(|k| a[k].max(b[k])),
+                    )
+                })
+                .collect();
+            check(&Aabbs::from_slice(&boxes).unwrap());
+            let spheres: Vec<Sphere> = boxes
+                .iter()
+                .map(|b| Sphere::new(b.min, (b.max[0] - b.min[0]).min(Sphere::MAX_RADIUS)))
+                .collect();
+            check(&Spheres::from_slice(&spheres).unwrap());
+            let axes = [[0.6, 0.8, 0.0], [-0.8, 0.6, 0.0], [0.0, 0.0, 1.0]];
+            let obbs: Vec<Obb> = boxes
+                .iter()
+                .map(|b| Obb::new(b.min, [(b.max[1] - b.min[1]).min(1e30), 0.0, 2.0], axes))
+                .collect();
+            check(&Obbs::from_slice(&obbs).unwrap());
+            let octahedra: Vec<Octahedron> = boxes
+                .iter()
+                .map(|b| {
+                    Octahedron::from_aabb(&Aabb::new(
+                        b.min.map(|v| v.clamp(-1e30, 1e30)),
+                        b.max.map(|v| v.clamp(-1e30, 1e30)),
+                    ))
+                })
+                .collect();
+            check(&Octahedra::from_slice(&octahedra).unwrap());
+        }
+    }
+
     /// The order, the outsized count, the leaves and every level's bounds of a build on one
     /// thread equal a build on three (the stretches of the keys, the gather and level 0 split
     /// differently): the split changes nothing.
