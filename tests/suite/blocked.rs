@@ -189,8 +189,14 @@ fn thousands_of_boxes_with_levels() {
         };
         assert_eq!(blocked.levels(), want_levels, "{len}");
         // One round at 70,000 (it is there for the fourth level; every query type still runs
-        // five times over it, and in a debug build that alone took a minute and a half).
-        let queries = if len > 10_000 { 1 } else { 6 };
+        // five times over it, and in a debug build that alone took a minute and a half), three
+        // at the second and third levels' thresholds (every length of the random tests checks
+        // the queries themselves), six on the short ones.
+        let queries = match len {
+            0..=300 => 6,
+            301..=10_000 => 3,
+            _ => 1,
+        };
         let c = check_layout("thousands", &items, &mut rng, queries);
         assert!(c.some > 0, "{c:?}");
     }
@@ -679,7 +685,9 @@ fn thousands_of_spheres_and_their_layouts() {
         ),
     ];
     for (name, items) in &layouts {
-        let c = check_spheres(name, items, &mut rng, 4);
+        // Two rounds over the 20,000 of the spread layout (three levels), four on the others.
+        let rounds = if items.len() > 10_000 { 2 } else { 4 };
+        let c = check_spheres(name, items, &mut rng, rounds);
         assert!(c.some + c.all > 0, "{name}: {c:?}");
     }
 }
@@ -1100,7 +1108,9 @@ fn thousands_of_oriented_boxes_and_their_layouts() {
         ),
     ];
     for (name, items) in &layouts {
-        let c = check_obbs(name, items, &mut rng, 4);
+        // Two rounds over the 20,000 of the spread layout (three levels), four on the others.
+        let rounds = if items.len() > 10_000 { 2 } else { 4 };
+        let c = check_obbs(name, items, &mut rng, rounds);
         assert!(c.some + c.all > 0, "{name}: {c:?}");
     }
 }
