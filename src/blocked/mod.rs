@@ -55,7 +55,7 @@ const PREFETCHED_SETS: usize = 1 << 18;
 /// tetrahedra and octahedra are, per column, the least and the greatest value over the block
 /// (the comparisons of their tests decide on those exactly).
 ///
-/// [`Blocked::new`] orders the primitives by the Morton code of their box centres (a grid of about
+/// [`Blocked::new`] orders the primitives by the Hilbert key of their box centres (a grid of about
 /// one cell per primitive over the centres' bounds, at most 10 bits per axis; a radix sort), and
 /// then builds the levels bottom up. A primitive
 /// whose largest side exceeds [`OUTSIZED_FACTOR`](Blocked::OUTSIZED_FACTOR) times the larger of the
@@ -158,7 +158,7 @@ impl<C: Blockable> Blocked<C> {
 
     /// The blocked form of `container` (which is left as it is; indices are its indices).
     ///
-    /// Cost: two passes over the primitives for the keys (Morton codes of about one cell per
+    /// Cost: two passes over the primitives for the keys (Hilbert keys of about one cell per
     /// primitive, at most 10 bits per axis), a radix sort (11-bit passes; from 262,144 keys the
     /// top 8 bits first, then each bucket in cache), one gather of every column, and the bounds
     /// (1/15 of the primitives' size again). The keys, the gather and the bounds of the blocks
@@ -771,7 +771,7 @@ impl<'a, C: Blockable> BlockedPinned<'a, C> {
     /// One dispatch per task; a large batch splits over threads by ranges of queries.
     ///
     /// On a container of at least 262,144 primitives, a batch of at least 64 queries is walked
-    /// in the order of a Morton curve through the queries' centres (boxes, spheres, points,
+    /// in the order of a Hilbert curve through the queries' centres (boxes, spheres, points,
     /// oriented boxes; tetrahedra and octahedra by three plane offsets; frusta keep their
     /// order), so that each query finds the blocks its neighbour read still in the cache: 1,000
     /// box queries on 1,000,000 boxes counted 1.1-1.4x faster. Only the order of the walks

@@ -78,7 +78,7 @@ pub(crate) mod private {
     pub type Leaf<'k, C, Q> = <Q as Bind<C>>::Kernel<'k>;
 
     /// A point of a query that queries near it share: the batch forms walk their queries in
-    /// the Morton order of these points, so that each query finds blocks the last one read still
+    /// the Hilbert order of these points, so that each query finds blocks the last one read still
     /// in the cache. NaN where no point helps (frusta); only the order of the walks depends on
     /// it, never an answer.
     pub trait Anchor {
