@@ -24,8 +24,8 @@ use crate::soa::{Aabbs, Spheres};
 pub(super) struct SortedCells {
     /// The cells as given (cell `i` is `cells[i]`).
     pub(super) cells: Aabbs,
-    /// The same, as box queries, when there are at most [`FEW_CELLS`]: see
-    /// [`few`](SortedCells::few).
+    /// The same, as box queries (see [`few`](SortedCells::few) and
+    /// [`blocked_lights`](SortedCells::blocked_lights)).
     boxes: Vec<Aabb>,
     /// The cells in bin order (ties by index).
     sorted: Aabbs,
@@ -139,11 +139,7 @@ impl SortedCells {
         }
         let sorted: Vec<Aabb> = perm.iter().map(|&i| boxes[i as usize]).collect();
         SortedCells {
-            boxes: if boxes.len() <= FEW_CELLS {
-                boxes.clone()
-            } else {
-                Vec::new()
-            },
+            boxes,
             sorted: Aabbs::from_slice(&sorted).expect("the cells of a valid container"),
             perm,
             bins,
@@ -160,6 +156,15 @@ impl SortedCells {
     /// query's scaled variant (`Sphere::MAX_RADIUS` squared is finite).
     pub(super) fn few(&self) -> Option<&[Aabb]> {
         (!self.cells.is_empty() && self.cells.len() <= FEW_CELLS).then_some(&self.boxes[..])
+    }
+
+    /// The cells as box queries, when `lights` lights are better assigned by building them
+    /// into a [`Blocked<Spheres>`](crate::Blocked) and running the cells as one batch of box
+    /// queries over it ([`BLOCKED_LIGHTS_MIN`], [`blocked_lights_pay`]). The lists are the
+    /// flat batch's (a blocked container answers as its flat one, bit for bit), so the same as
+    /// the bins'.
+    pub(super) fn blocked_lights(&self, lights: usize) -> Option<&[Aabb]> {
+        blocked_lights_pay(self.cells.len(), lights).then_some(&self.boxes[..])
     }
 
     /// Pushes `(cell, 1, light)` to `runs` for every cell each light of `lights[which]` meets
@@ -187,6 +192,25 @@ impl SortedCells {
 /// scene, one thread, `bvlanes-bench --table lights`) 0.16x the binned time at 16 cells, 0.70x at
 /// 256, 1.21x at 1,024; the crossover by interpolation is near 600.
 pub(super) const FEW_CELLS: usize = 512;
+
+/// Cells from which a grid may assign many lights through a blocked container of the lights
+/// ([`blocked_lights_pay`]): below, the build of the blocks each frame costs more than the
+/// queries save (16 cells over 10,000 lights: 9x the time of the flat batch).
+pub(super) const BLOCKED_LIGHTS_MIN: usize = 256;
+
+/// Whether `lights` lights over `cells` cells are faster assigned as a batch of the cells over a
+/// `Blocked<Spheres>` of the lights, built each call, than binned (or, up to [`FEW_CELLS`], as
+/// a flat batch): from [`BLOCKED_LIGHTS_MIN`] cells, with at least 20,000 lights, or at least
+/// 8,000 and at most one cell per two lights. Measured (one thread, the Intel Xeon of
+/// 2026-11-29, lights uniform in a cube of side 32 with radii 0.5-2, cells of random sides
+/// about filling it; blocked time over the current path's, `docs/benchmarks.md`): 100,000
+/// lights 0.37-0.49x from 600 to 65,536 cells (0.68x at 256); 30,000 lights 0.45-0.51x (0.76x
+/// at 256); 10,000 lights 0.62-0.86x from 256 to 4,096 cells, 1.03-1.05x at 16,384 and 65,536;
+/// 3,000 lights 0.94-1.03x at 600 and 1,024, 1.24-2.13x elsewhere; 1,000 lights 1.3-3.5x.
+#[must_use]
+pub(super) fn blocked_lights_pay(cells: usize, lights: usize) -> bool {
+    cells >= BLOCKED_LIGHTS_MIN && (lights >= 20_000 || (lights >= 8_000 && cells <= lights / 2))
+}
 
 // The batch's kernel equals the binned one only while no light needs the scaled variant.
 const _: () = assert!((Sphere::MAX_RADIUS * Sphere::MAX_RADIUS).is_finite());
@@ -262,6 +286,22 @@ impl<R: RunSink> Sink for ToCells<'_, R> {
 
 #[cfg(test)]
 mod tests {
+    /// The blocked path's rule at its edges: 256 cells, 8,000 and 20,000 lights, one cell per
+    /// two lights.
+    #[test]
+    fn blocked_lights_pay_from_its_thresholds() {
+        use super::blocked_lights_pay as pay;
+        assert!(!pay(255, 1_000_000));
+        assert!(pay(256, 20_000));
+        assert!(pay(1_000_000, 20_000));
+        assert!(!pay(256, 7_999));
+        assert!(pay(4_000, 8_000));
+        assert!(!pay(4_001, 8_000));
+        assert!(pay(9_999, 19_999));
+        assert!(!pay(10_000, 19_999));
+        assert!(!pay(0, 0));
+    }
+
     use super::*;
 
     fn cells(boxes: &[Aabb]) -> SortedCells {

@@ -199,6 +199,70 @@ fn from_cells_grids_equal_the_brute_force() {
     }
 }
 
+/// `from_cells` grids with many lights assign them through a blocked container of the lights
+/// (from 256 cells, with 8,000 lights up to 4,000 cells): the lists equal the brute force's on
+/// every backend and thread count, with lights that touch cells exactly, zero-radius lights,
+/// lights far outside and lights covering every cell; and equal the bins' (`assign_masks`
+/// always bins) and a grid of one cell fewer than the blocked path's threshold.
+#[test]
+fn from_cells_grids_with_many_lights_equal_the_brute_force() {
+    let mut rng = TestRng::named(43, "cells, many lights");
+    let boxes: Vec<Aabb> = (0..300)
+        .map(|_| {
+            let c = rng.near([0.0; 3], 10.0);
+            let h = [0, 1, 2].map(|_| rng.range(0.0, 1.5));
+            Aabb::new(
+                [0, 1, 2].map(|a| c[a] - h[a]),
+                [0, 1, 2].map(|a| c[a] + h[a]),
+            )
+        })
+        .collect();
+    let mut lights: Vec<Sphere> = (0..8_000)
+        .map(|_| Sphere::new(rng.near([0.0; 3], 12.0), rng.range(0.0, 1.0)))
+        .collect();
+    // Touching a cell's face from outside, a point on a corner, far away, covering all.
+    let b = boxes[7];
+    lights[1] = Sphere::new([b.max[0] + 0.5, b.min[1], b.min[2]], 0.5);
+    lights[2] = Sphere::new(b.max, 0.0);
+    lights[3] = Sphere::new([1e6; 3], 2.0);
+    lights[4] = Sphere::new([0.0; 3], 100.0);
+    let lights = Spheres::from_slice(&lights).unwrap();
+    for n in [255, 300] {
+        let cells = Aabbs::from_slice(&boxes[..n]).unwrap();
+        let want = brute(&cells, &lights, Backend::Scalar);
+        assert!(
+            want[7].contains(&1) && want[7].contains(&2),
+            "touching lights meet cell 7"
+        );
+        assert!(want.iter().all(|w| w.contains(&4) && !w.contains(&3)));
+        let grid = ClusterGrid::from_cells(cells);
+        for &backend in Backend::available() {
+            let g = grid.clone().with_backend(backend).unwrap();
+            for threads in [1, 3] {
+                let lists = g.clone().with_threads(threads).assign(&lights);
+                assert_eq!(lists.cells(), n);
+                for (c, w) in want.iter().enumerate() {
+                    assert_eq!(lists.cell(c), &w[..], "{n} cells: cell {c} on {backend}");
+                }
+            }
+        }
+        let mut masks = LightMasks::new();
+        grid.assign_masks(&lights, &mut masks);
+        for (c, w) in want.iter().enumerate() {
+            assert!(
+                w.iter().all(|&l| masks.contains(c, l as usize)),
+                "{n} cells: mask {c}"
+            );
+        }
+        let set: u32 = masks.words().iter().map(|w| w.count_ones()).sum();
+        assert_eq!(
+            set as usize,
+            want.iter().map(Vec::len).sum::<usize>(),
+            "{n} cells"
+        );
+    }
+}
+
 /// `from_cells` grids search each light's window of cells sorted along one axis: every cell
 /// count 0..=67 (tails of the 16-lane chunks), and per sort axis the cases at a window's edges.
 #[test]
