@@ -200,16 +200,18 @@ pub(super) const BLOCKED_LIGHTS_MIN: usize = 256;
 
 /// Whether `lights` lights over `cells` cells are faster assigned as a batch of the cells over a
 /// `Blocked<Spheres>` of the lights, built each call, than binned (or, up to [`FEW_CELLS`], as
-/// a flat batch): from [`BLOCKED_LIGHTS_MIN`] cells, with at least 20,000 lights, or at least
-/// 8,000 and at most one cell per two lights. Measured (one thread, the Intel Xeon of
+/// a flat batch): from [`BLOCKED_LIGHTS_MIN`] cells with at least 20,000 lights, and past
+/// [`FEW_CELLS`] with at least 8,000 and at most one cell per two lights. Measured (one thread, the Intel Xeon of
 /// 2026-11-29, lights uniform in a cube of side 32 with radii 0.5-2, cells of random sides
 /// about filling it; blocked time over the current path's, `docs/benchmarks.md`): 100,000
-/// lights 0.37-0.49x from 600 to 65,536 cells (0.68x at 256); 30,000 lights 0.45-0.51x (0.76x
-/// at 256); 10,000 lights 0.62-0.86x from 256 to 4,096 cells, 1.03-1.05x at 16,384 and 65,536;
-/// 3,000 lights 0.94-1.03x at 600 and 1,024, 1.24-2.13x elsewhere; 1,000 lights 1.3-3.5x.
+/// lights 0.37-0.64x from 256 to 65,536 cells; 30,000 lights 0.45-0.75x; 10,000 lights
+/// 0.61-0.79x from 600 to 4,096 cells, 0.79-0.98x at 256 (1.10x on two threads: the flat batch
+/// is as fast there), 0.92-1.05x at 16,384 and 65,536; 3,000 lights 0.94-1.08x at 600 and
+/// 1,024, 1.24-2.13x elsewhere; 1,000 lights 1.3-3.5x.
 #[must_use]
 pub(super) fn blocked_lights_pay(cells: usize, lights: usize) -> bool {
-    cells >= BLOCKED_LIGHTS_MIN && (lights >= 20_000 || (lights >= 8_000 && cells <= lights / 2))
+    cells >= BLOCKED_LIGHTS_MIN
+        && (lights >= 20_000 || (lights >= 8_000 && cells > FEW_CELLS && cells <= lights / 2))
 }
 
 // The batch's kernel equals the binned one only while no light needs the scaled variant.
@@ -286,15 +288,18 @@ impl<R: RunSink> Sink for ToCells<'_, R> {
 
 #[cfg(test)]
 mod tests {
-    /// The blocked path's rule at its edges: 256 cells, 8,000 and 20,000 lights, one cell per
-    /// two lights.
+    /// The blocked path's rule at its edges: 256 and 512 cells, 8,000 and 20,000 lights, one
+    /// cell per two lights.
     #[test]
     fn blocked_lights_pay_from_its_thresholds() {
         use super::blocked_lights_pay as pay;
         assert!(!pay(255, 1_000_000));
         assert!(pay(256, 20_000));
         assert!(pay(1_000_000, 20_000));
-        assert!(!pay(256, 7_999));
+        assert!(!pay(256, 19_999));
+        assert!(!pay(512, 8_000));
+        assert!(pay(513, 8_000));
+        assert!(!pay(513, 7_999));
         assert!(pay(4_000, 8_000));
         assert!(!pay(4_001, 8_000));
         assert!(pay(9_999, 19_999));

@@ -173,8 +173,8 @@ impl ClusterGrid {
     /// [`assign`](Self::assign) and [`assign_into`](Self::assign_into) skip the bins and run the
     /// cells as one batch of box queries over the lights
     /// ([`Pinned::hits_many_into`](crate::Pinned::hits_many_into)), which measured faster there.
-    /// With many lights (from 256 cells, at least 20,000 lights, or at least 8,000 and at most
-    /// one cell per two lights) they build the lights into a
+    /// With many lights (from 256 cells with at least 20,000 lights, past 512 with at least
+    /// 8,000 and at most one cell per two lights) they build the lights into a
     /// [`Blocked<Spheres>`](crate::Blocked) each call and run the same batch over it, which
     /// skips the blocks of lights a cell cannot reach (measured 1.2-2.7x faster than the bins
     /// there; `docs/benchmarks.md`). The lists are the same whichever path runs;
