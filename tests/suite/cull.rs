@@ -174,20 +174,25 @@ fn degenerate_grids_and_light_sets() {
     }
 }
 
+/// `n` random cells near the origin (centres within 10 of it), half extents up to `max_half`.
+fn random_cells(rng: &mut TestRng, n: usize, max_half: f32) -> Vec<Aabb> {
+    (0..n)
+        .map(|_| {
+            let c = rng.near([0.0; 3], 10.0);
+            let h = [0, 1, 2].map(|_| rng.range(0.0, max_half));
+            Aabb::new(
+                [0, 1, 2].map(|a| c[a] - h[a]),
+                [0, 1, 2].map(|a| c[a] + h[a]),
+            )
+        })
+        .collect()
+}
+
 #[test]
 fn from_cells_grids_equal_the_brute_force() {
     let mut rng = TestRng::named(3, "cells");
     for n in [0usize, 1, 15, 16, 17, 100, 2000] {
-        let boxes: Vec<Aabb> = (0..n)
-            .map(|_| {
-                let c = rng.near([0.0; 3], 10.0);
-                let h = [0, 1, 2].map(|_| rng.range(0.0, 3.0));
-                Aabb::new(
-                    [0, 1, 2].map(|a| c[a] - h[a]),
-                    [0, 1, 2].map(|a| c[a] + h[a]),
-                )
-            })
-            .collect();
+        let boxes = random_cells(&mut rng, n, 3.0);
         let grid = ClusterGrid::from_cells(Aabbs::from_slice(&boxes).unwrap());
         // Enough lights at 100 and 2000 cells (binned 4 x 4 and 16 x 16) that the assignment
         // is split over tasks.
@@ -207,16 +212,7 @@ fn from_cells_grids_equal_the_brute_force() {
 #[test]
 fn from_cells_grids_with_many_lights_equal_the_brute_force() {
     let mut rng = TestRng::named(43, "cells, many lights");
-    let boxes: Vec<Aabb> = (0..513)
-        .map(|_| {
-            let c = rng.near([0.0; 3], 10.0);
-            let h = [0, 1, 2].map(|_| rng.range(0.0, 1.5));
-            Aabb::new(
-                [0, 1, 2].map(|a| c[a] - h[a]),
-                [0, 1, 2].map(|a| c[a] + h[a]),
-            )
-        })
-        .collect();
+    let boxes = random_cells(&mut rng, 513, 1.5);
     let mut lights: Vec<Sphere> = (0..8_000)
         .map(|_| Sphere::new(rng.near([0.0; 3], 12.0), rng.range(0.0, 1.0)))
         .collect();
