@@ -105,6 +105,9 @@ pub mod seeds;
 mod soa;
 mod strategy;
 mod tasks;
+/// Marsaglia's xorshift generators, shared by the unit tests.
+#[cfg(test)]
+mod test_rng;
 
 pub use backend::BACKEND_ENV;
 pub use blocked::{BlockQuery, Blockable, Blocked, BlockedPinned, Optimized};

@@ -404,19 +404,14 @@ fn lsd<const BITS: u32, const BUCKETS: usize, const PASSES: usize>(v: &mut [u32]
 #[cfg(test)]
 mod tests {
     use super::{digits, radix_sort, radix_sort_runs, sort_indices, sort_pairs};
+    use crate::test_rng::{XorShift32, XorShift64};
 
     /// `sort_pairs` equals `sort_unstable` on pairs of every count around its thresholds, for
     /// index ranges of every width (the top digit first from 262,144 pairs).
     #[test]
     #[cfg_attr(miri, ignore = "a few million values; safe code only")]
     fn sort_pairs_equals_sort_unstable() {
-        let mut x = 0x2545_f491_u64;
-        let mut next = move || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
+        let mut rng = XorShift64(0x2545_f491);
         for (len, n) in [
             (0, 1),
             (255, 1000),
@@ -431,8 +426,8 @@ mod tests {
         ] {
             let mut pairs: Vec<(u32, u32)> = (0..len)
                 .map(|_| {
-                    let a = (next() % n as u64) as u32;
-                    let b = (next() % n as u64) as u32;
+                    let a = rng.below(n as u64) as u32;
+                    let b = rng.below(n as u64) as u32;
                     (a.min(b), a.max(b))
                 })
                 .collect();
@@ -445,7 +440,7 @@ mod tests {
 
     #[test]
     fn sort_indices_sorts_at_every_width() {
-        let mut x = 0x9e37_79b9u32;
+        let mut rng = XorShift32(0x9e37_79b9);
         let mut seen = Vec::new();
         for (len, max) in [
             (0, 0),
@@ -470,10 +465,11 @@ mod tests {
             }
             let mut v: Vec<u32> = (0..len)
                 .map(|_| {
-                    x ^= x << 13;
-                    x ^= x >> 17;
-                    x ^= x << 5;
-                    if max == u32::MAX { x } else { x % (max + 1) }
+                    if max == u32::MAX {
+                        rng.next_u32()
+                    } else {
+                        rng.below(max + 1)
+                    }
                 })
                 .collect();
             let mut want = v.clone();
@@ -504,21 +500,14 @@ mod tests {
     /// in either buffer: an even and an odd number of passes moved, at each digit width.
     #[test]
     fn sort_indices_skips_constant_digits() {
-        let mut x = 0x2545_f491u32;
+        let mut rng = XorShift32(0x2545_f491);
         for len in [200, 1000, 20_000] {
             for shape in [
                 |r: u32| r % 1000,                  // high digits all zero
                 |r: u32| (r % 1000) << 12 | 0x0fff, // low digits constant
                 |r: u32| (r % 1000) << 11 | 0x0400, // one digit constant, the next not
             ] {
-                let mut v: Vec<u32> = (0..len)
-                    .map(|_| {
-                        x ^= x << 13;
-                        x ^= x >> 17;
-                        x ^= x << 5;
-                        shape(x)
-                    })
-                    .collect();
+                let mut v: Vec<u32> = (0..len).map(|_| shape(rng.next_u32())).collect();
                 let mut want = v.clone();
                 want.sort_unstable();
                 sort_indices(&mut v, 1 << 22);
@@ -532,16 +521,9 @@ mod tests {
     /// `radix_sort`'s; with runs at the start, the end, of exactly `min_run` and one more.
     #[test]
     fn radix_sort_runs_finds_every_long_run() {
-        let mut x = 0x0bad_5eedu32;
+        let mut rng = XorShift32(0x0bad_5eed);
         for min_run in [1, 3, 64] {
-            let mut keys: Vec<u32> = (0..3000)
-                .map(|_| {
-                    x ^= x << 13;
-                    x ^= x >> 17;
-                    x ^= x << 5;
-                    x % 900
-                })
-                .collect();
+            let mut keys: Vec<u32> = (0..3000).map(|_| rng.below(900)).collect();
             for (key, len) in [
                 (0, min_run),
                 (5, min_run + 1),
@@ -581,13 +563,7 @@ mod tests {
     #[test]
     #[cfg_attr(miri, ignore = "262,144 keys and more")]
     fn the_top_digit_first_sorts_as_the_others() {
-        let mut x = 0x9e37_79b9u32;
-        let mut next = || {
-            x ^= x << 13;
-            x ^= x >> 17;
-            x ^= x << 5;
-            x
-        };
+        let mut rng = XorShift32(0x9e37_79b9);
         for len in [super::MSD_MIN, super::MSD_MIN + 4321] {
             for shape in [
                 (|r: u32| r & 0xfff) as fn(u32) -> u32,
@@ -604,7 +580,7 @@ mod tests {
                     }
                 }, // some buckets crowded
             ] {
-                let keys: Vec<u32> = (0..len).map(|_| shape(next())).collect();
+                let keys: Vec<u32> = (0..len).map(|_| shape(rng.next_u32())).collect();
                 let mut want: Vec<u32> = (0..len as u32).collect();
                 want.sort_by_key(|&i| (keys[i as usize], i));
                 assert_eq!(radix_sort(&keys), want, "{len} keys");
@@ -630,14 +606,9 @@ mod tests {
 
     #[test]
     fn radix_sort_is_a_stable_sort() {
-        let mut x = 0x1234_5678u32;
+        let mut rng = XorShift32(0x1234_5678);
         let mut keys: Vec<u32> = (0..if cfg!(miri) { 300 } else { 5000 })
-            .map(|_| {
-                x ^= x << 13;
-                x ^= x >> 17;
-                x ^= x << 5;
-                x % 977 * 4_000_001
-            })
+            .map(|_| rng.below(977) * 4_000_001)
             .collect();
         keys.extend([0, u32::MAX, 0, u32::MAX]);
         let perm = radix_sort(&keys);

@@ -361,6 +361,7 @@ pub(crate) fn weighted_sum_up(a: [f32; 3], c: [f64; 3]) -> f32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_rng::{XorShift32, XorShift64};
 
     /// The branch-free directed conversions equal their plain definitions (the conversion, then
     /// `next_down` / `next_up` where it rounded the wrong way), bit for bit, on every f32 value
@@ -390,12 +391,9 @@ mod tests {
             f32::MAX.next_down(),
             f32::INFINITY,
         ];
-        let mut seed = 0x2545_f491_u32;
+        let mut rng = XorShift32(0x2545_f491);
         for _ in 0..4000 {
-            seed ^= seed << 13;
-            seed ^= seed >> 17;
-            seed ^= seed << 5;
-            let v = f32::from_bits(seed & 0x7fff_ffff);
+            let v = f32::from_bits(rng.next_u32() & 0x7fff_ffff);
             if v.is_finite() {
                 floats.push(v);
             }
@@ -519,15 +517,9 @@ mod tests {
                 check(a, b);
             }
         }
-        let mut x = 0x2545_f491_4f6c_dd1du64;
-        let mut next = || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
+        let mut rng = XorShift64(0x2545_f491_4f6c_dd1d);
         for _ in 0..200_000 {
-            let r = next();
+            let r = rng.next_u64();
             let a = f32::from_bits(r as u32);
             // The second operand: random bits, or the first scaled by a power of two and nudged
             // (near cancellation and every exponent gap).

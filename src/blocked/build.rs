@@ -490,6 +490,7 @@ impl<C: Blockable> WithLanes for ChunkBounds<'_, C> {
 #[cfg(test)]
 mod tests {
     use super::{CurveGrid, ORDERED_BATCH, hilbert, spread, walk_order};
+    use crate::test_rng::{XorShift32, XorShift64};
 
     /// The walk order of a batch: `None` below `ORDERED_BATCH` queries and when no anchor is
     /// finite; else a permutation along the curve, ties and then the anchors that are not
@@ -619,19 +620,13 @@ mod tests {
         use crate::lanes::{Backend, dispatch};
         use crate::primitive::{Aabb, Obb, Octahedron, Sphere};
         use crate::soa::{Aabbs, Obbs, Octahedra, Spheres};
-        let mut x = 0x9e37_79b9_u32;
-        let mut next = move || {
-            x ^= x << 13;
-            x ^= x >> 17;
-            x ^= x << 5;
-            x
-        };
-        let mut value = move || match next() % 8 {
+        let mut rng = XorShift32(0x9e37_79b9);
+        let mut value = move || match rng.below(8) {
             0 => 0.0,
             1 => -0.0,
             2 => 3e37,
             3 => -1e-38,
-            _ => (next() % 20_000) as f32 * 0.01 - 100.0,
+            _ => rng.below(20_000) as f32 * 0.01 - 100.0,
         };
         fn check<C: Blockable>(c: &C) {
             let grid = CurveGrid::new([-50.0; 3], [50.0; 3], 6);
@@ -707,13 +702,8 @@ mod tests {
         use crate::blocked::Blocked;
         use crate::primitive::Aabb;
         use crate::soa::Aabbs;
-        let mut x = 0x9e37_79b9_u32;
-        let mut next = || {
-            x ^= x << 13;
-            x ^= x >> 17;
-            x ^= x << 5;
-            (x >> 8) as f32 / (1 << 24) as f32
-        };
+        let mut rng = XorShift32(0x9e37_79b9);
+        let mut next = || (rng.next_u32() >> 8) as f32 / (1 << 24) as f32;
         let boxes: Vec<Aabb> = (0..100_003)
             .map(|i| {
                 let c = [next() * 500.0, next() * 500.0, next() * 50.0];
@@ -833,13 +823,8 @@ mod tests {
                 assert_eq!(steps, 1, "{bits} bits: {:?} then {:?}", w[0], w[1]);
             }
         }
-        let mut state = 0x2545_f491_4f6c_dd1du64;
-        let mut next = || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state as u32
-        };
+        let mut rng = XorShift64(0x2545_f491_4f6c_dd1d);
+        let mut next = || rng.next_u64() as u32;
         for bits in 1..=10u32 {
             for _ in 0..64 {
                 let cells: [[u32; 16]; 3] =

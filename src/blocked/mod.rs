@@ -965,6 +965,7 @@ mod tests {
     use super::{Blockable, Blocked};
     use crate::primitive::{Aabb, Octahedron, Sphere};
     use crate::soa::{Aabbs, DownTets, Octahedra, Spheres, UpTets};
+    use crate::test_rng::XorShift64;
 
     /// The positions are made on demand and left out of `Debug`, so two equal containers print
     /// alike (the blocked fuzz target compares containers by their `Debug`: a `set_many` of no
@@ -982,16 +983,10 @@ mod tests {
         assert_eq!(format!("{used:?}"), format!("{fresh:?}"));
     }
 
-    /// A box of side `0.5..1.5` at `0..100` per axis from the generator `x`.
-    fn random_box(x: &mut u64) -> Aabb {
-        let mut next = || {
-            *x ^= *x << 13;
-            *x ^= *x >> 7;
-            *x ^= *x << 17;
-            (*x >> 40) as f32 / (1u64 << 24) as f32
-        };
-        let c = [next() * 100.0, next() * 100.0, next() * 100.0];
-        let h = 0.25 + 0.5 * next();
+    /// A box of side `0.5..1.5` at `0..100` per axis from `rng`.
+    fn random_box(rng: &mut XorShift64) -> Aabb {
+        let c = [0; 3].map(|_| rng.unit_f32() * 100.0);
+        let h = 0.25 + 0.5 * rng.unit_f32();
         Aabb::new(c.map(|v| v - h), c.map(|v| v + h))
     }
 
@@ -1001,10 +996,10 @@ mod tests {
     where
         C::Primitive: Copy + PartialEq + core::fmt::Debug,
     {
-        let mut x = 0x9e37_79b9_7f4a_7c15;
+        let mut rng = XorShift64(0x9e37_79b9_7f4a_7c15);
         let items: Vec<C::Primitive> = (0..3000)
             .map(|i| {
-                let b = random_box(&mut x);
+                let b = random_box(&mut rng);
                 make(if i % 97 == 0 {
                     // Centred among the others (centres far out would stretch the curve's grid).
                     Aabb::new(b.min.map(|v| v - 2500.0), b.max.map(|v| v + 2500.0))
@@ -1018,7 +1013,7 @@ mod tests {
         assert!((blocked.looseness() - 1.0).abs() < 1e-12);
         for k in 0..1000 {
             let i = (k * 7919) % items.len();
-            let item = make(random_box(&mut x));
+            let item = make(random_box(&mut rng));
             blocked.set(i, item).expect("valid");
             let fresh = blocked.blocks_size();
             assert!(
@@ -1033,7 +1028,9 @@ mod tests {
         blocked.rebuild();
         assert_eq!(blocked.looseness(), 1.0);
         // `update`: every primitive replaced, the order kept, the bounds refit.
-        let moved: Vec<C::Primitive> = (0..items.len()).map(|_| make(random_box(&mut x))).collect();
+        let moved: Vec<C::Primitive> = (0..items.len())
+            .map(|_| make(random_box(&mut rng)))
+            .collect();
         let order = blocked.order().to_vec();
         blocked
             .update(&C::from_items(&moved).expect("valid"))

@@ -621,6 +621,7 @@ mod tests {
     use crate::lanes::{Backend, Chunk, Lanes, WithLanes, dispatch};
     use crate::primitive::{Aabb, Frustum};
     use crate::soa::Aabbs;
+    use crate::test_rng::XorShift64;
 
     /// Every chunk's bits of one kernel, on one tier.
     struct Bits<'a, K>(&'a K, usize);
@@ -645,30 +646,22 @@ mod tests {
         }
     }
 
-    struct Rng(u64);
+    /// One of `SPECIAL` one time in four, else a hundredth in `-20..=20`.
+    fn value(rng: &mut XorShift64) -> f32 {
+        const SPECIAL: [f32; 10] = [0.0, -0.0, 1.0, -1.0, 0.5, 1e-40, 3e38, -3e38, 1e30, -1e-30];
+        match rng.below(4) {
+            0 => SPECIAL[rng.below(10) as usize],
+            _ => (rng.below(4001) as f32 - 2000.0) / 100.0,
+        }
+    }
 
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0
-        }
-        fn value(&mut self) -> f32 {
-            const SPECIAL: [f32; 10] =
-                [0.0, -0.0, 1.0, -1.0, 0.5, 1e-40, 3e38, -3e38, 1e30, -1e-30];
-            match self.next() % 4 {
-                0 => SPECIAL[(self.next() % 10) as usize],
-                _ => ((self.next() % 4001) as f32 - 2000.0) / 100.0,
-            }
-        }
-        fn aabb(&mut self) -> Aabb {
-            let (a, b) = ([0; 3].map(|_| self.value()), [0; 3].map(|_| self.value()));
-            Aabb::new(
-                [0, 1, 2].map(|i| a[i].min(b[i])),
-                [0, 1, 2].map(|i| a[i].max(b[i])),
-            )
-        }
+    /// The box between two points of `value`s.
+    fn aabb(rng: &mut XorShift64) -> Aabb {
+        let (a, b) = ([0; 3].map(|_| value(rng)), [0; 3].map(|_| value(rng)));
+        Aabb::new(
+            [0, 1, 2].map(|i| a[i].min(b[i])),
+            [0, 1, 2].map(|i| a[i].max(b[i])),
+        )
     }
 
     /// `((a x + b y) + c z) + d` and its margin `((L P) + Q) 2^-24`, as the kernels evaluate them.
@@ -703,13 +696,13 @@ mod tests {
 
     #[test]
     fn block_test_kernels_equal_their_scalar_formulas_on_every_backend() {
-        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        let mut rng = XorShift64(0x9e37_79b9_7f4a_7c15);
         let (mut accepted, mut rejected) = (0, 0);
         for n in [1, 15, 16, 17, 67, 300] {
-            let boxes: Vec<Aabb> = (0..n).map(|_| rng.aabb()).collect();
+            let boxes: Vec<Aabb> = (0..n).map(|_| aabb(&mut rng)).collect();
             let level = Aabbs::from_slice(&boxes).unwrap();
             for _ in 0..20 {
-                let q = rng.aabb();
+                let q = aabb(&mut rng);
                 let k = AabbsInsideBox {
                     cols: level.view(),
                     q_min: q.min,
@@ -726,12 +719,12 @@ mod tests {
                 );
                 // The oriented box's block test, for arbitrary query values.
                 let (center, qa) = (
-                    [0; 3].map(|_| rng.value()),
-                    [0; 3].map(|_| rng.value().abs()),
+                    [0; 3].map(|_| value(&mut rng)),
+                    [0; 3].map(|_| value(&mut rng).abs()),
                 );
-                let sum_a = match rng.next() % 4 {
+                let sum_a = match rng.below(4) {
                     0 => f32::INFINITY,
-                    _ => rng.value().abs(),
+                    _ => value(&mut rng).abs(),
                 };
                 let near = AabbsNearObb {
                     cols: level.view(),
@@ -753,9 +746,9 @@ mod tests {
                     "near oriented box",
                 );
                 // The oriented boxes' block tests (spheres and points, oriented boxes).
-                let reach = match rng.next() % 4 {
+                let reach = match rng.below(4) {
                     0 => f32::INFINITY,
-                    _ => rng.value().abs(),
+                    _ => value(&mut rng).abs(),
                 };
                 let near_sphere = AabbsNearSphere {
                     cols: level.view(),
@@ -777,7 +770,7 @@ mod tests {
                     },
                     "near sphere",
                 );
-                let axes = [0; 3].map(|_| [0; 3].map(|_| rng.value()));
+                let axes = [0; 3].map(|_| [0; 3].map(|_| value(&mut rng)));
                 let faces = AabbsNearObbFaces {
                     cols: level.view(),
                     center,
@@ -809,12 +802,12 @@ mod tests {
                     "near oriented box faces",
                 );
                 // Arbitrary planes, or the six faces of a cube (which holds some boxes whole).
-                let f = if rng.next().is_multiple_of(2) {
+                let f = if rng.next_u64().is_multiple_of(2) {
                     Frustum {
-                        planes: [0; 6].map(|_| [0; 4].map(|_| rng.value())),
+                        planes: [0; 6].map(|_| [0; 4].map(|_| value(&mut rng))),
                     }
                 } else {
-                    let r = (rng.next() % 40) as f32 + 0.5;
+                    let r = rng.below(40) as f32 + 0.5;
                     Frustum {
                         planes: [
                             [1.0, 0.0, 0.0, r],

@@ -772,6 +772,7 @@ mod tests {
     use crate::broadphase::{CollisionFilter, Filtered, Partition, Sweep};
     use crate::primitive::{Aabb, Octahedron, Sphere};
     use crate::soa::{Octahedra, Spheres};
+    use crate::test_rng::XorShift32;
 
     /// The automatic grid of `n` elements with mean extents `extent` and centres spread evenly
     /// over `range` along each axis (the sweep axis first).
@@ -824,25 +825,19 @@ mod tests {
     }
 
     fn scenes() -> Vec<Vec<Sphere>> {
-        let mut x = 0x2545_f491u32;
-        let mut next = move || {
-            x ^= x << 13;
-            x ^= x >> 17;
-            x ^= x << 5;
-            x
-        };
+        let mut rng = XorShift32(0x2545_f491);
         let n = if cfg!(miri) { 40 } else { 1500 };
         let mut random: Vec<Sphere> = (0..n)
             .map(|_| {
-                let c = [0; 3].map(|_| (next() % 2000) as f32 * 0.5 - 500.0);
-                Sphere::new(c, (next() % 40) as f32 * 0.5)
+                let c = [0; 3].map(|_| rng.below(2000) as f32 * 0.5 - 500.0);
+                Sphere::new(c, rng.below(40) as f32 * 0.5)
             })
             .collect();
         let point = vec![Sphere::new([3.0, -2.0, 1.0], 0.0); n / 4];
         let plane: Vec<Sphere> = (0..n / 2)
             .map(|_| {
-                let c = [(next() % 500) as f32, 7.0, (next() % 500) as f32];
-                Sphere::new(c, (next() % 8) as f32)
+                let c = [rng.below(500) as f32, 7.0, rng.below(500) as f32];
+                Sphere::new(c, rng.below(8) as f32)
             })
             .collect();
         let mut huge = random.clone();

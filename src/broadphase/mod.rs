@@ -1013,6 +1013,7 @@ pub fn bipartite_pairs<C: Sweepable>(a: &C, b: &C) -> Vec<(u32, u32)> {
 mod tests {
     use super::*;
     use crate::primitive::Aabb;
+    use crate::test_rng::XorShift32;
 
     fn brute(boxes: &[Aabb]) -> Vec<(u32, u32)> {
         let mut out = Vec::new();
@@ -1033,18 +1034,12 @@ mod tests {
         ignore = "minutes under Miri (the radix sort's 2,048 buckets per pass); tests/suite/unsafe_paths.rs sweeps under Miri"
     )]
     fn complete_and_bipartite_equal_the_brute_force_on_every_backend() {
-        let mut x = 0x9e37_79b9u32;
-        let mut next = move || {
-            x ^= x << 13;
-            x ^= x >> 17;
-            x ^= x << 5;
-            x
-        };
+        let mut rng = XorShift32(0x9e37_79b9);
         for n in [0usize, 1, 2, 3, 15, 16, 17, 33, 100, 700, 5000] {
             let boxes: Vec<Aabb> = (0..n)
                 .map(|_| {
-                    let c = [0; 3].map(|_| (next() % 4096) as f32 - 2048.0);
-                    let h = [0; 3].map(|_| (next() % 128) as f32);
+                    let c = [0; 3].map(|_| rng.below(4096) as f32 - 2048.0);
+                    let h = [0; 3].map(|_| rng.below(128) as f32);
                     Aabb::new(
                         [0, 1, 2].map(|k| c[k] - h[k]),
                         [0, 1, 2].map(|k| c[k] + h[k]),
@@ -1082,6 +1077,7 @@ mod tests {
 mod sphere_tests {
     use super::*;
     use crate::primitive::Sphere;
+    use crate::test_rng::XorShift32;
 
     /// The crate's own sphere-sphere query, pair by pair.
     fn brute(spheres: &Spheres) -> Vec<(u32, u32)> {
@@ -1102,13 +1098,7 @@ mod sphere_tests {
         ignore = "minutes under Miri (the radix sort's 2,048 buckets per pass); tests/suite/unsafe_paths.rs sweeps under Miri"
     )]
     fn sphere_pairs_are_exactly_the_sphere_tests() {
-        let mut x = 0x51ed_270bu32;
-        let mut next = move || {
-            x ^= x << 13;
-            x ^= x >> 17;
-            x ^= x << 5;
-            x
-        };
+        let mut rng = XorShift32(0x51ed_270b);
         for scale in [1.0f32, 1e-30, 1e30, 5e36] {
             // At 1e-30 every square underflows and every pair overlaps: keep that case small.
             let big = if scale < 1e-20 {
@@ -1123,11 +1113,11 @@ mod sphere_tests {
                 // neighbours at the sum of radii).
                 let spheres: Vec<Sphere> = (0..n)
                     .map(|i| {
-                        let c = [0; 3].map(|_| ((next() % 64) as f32 - 32.0) * scale);
+                        let c = [0; 3].map(|_| (rng.below(64) as f32 - 32.0) * scale);
                         let r = if i % 5 == 0 {
                             0.0
                         } else {
-                            (next() % 6) as f32 * scale
+                            rng.below(6) as f32 * scale
                         };
                         let r = r.min(Sphere::MAX_RADIUS);
                         Sphere::new(c, r)
@@ -1165,6 +1155,7 @@ mod sphere_tests {
 mod octahedron_tests {
     use super::*;
     use crate::primitive::Octahedron;
+    use crate::test_rng::XorShift32;
 
     #[test]
     #[cfg_attr(
@@ -1172,13 +1163,7 @@ mod octahedron_tests {
         ignore = "minutes under Miri (the radix sort's 2,048 buckets per pass); tests/suite/unsafe_paths.rs sweeps under Miri"
     )]
     fn octahedron_pairs_are_exactly_the_octahedron_tests() {
-        let mut x = 0x0c7a_4ed5u32;
-        let mut next = move || {
-            x ^= x << 13;
-            x ^= x >> 17;
-            x ^= x << 5;
-            x
-        };
+        let mut rng = XorShift32(0x0c7a_4ed5);
         for scale in [1.0f32, 1e-20, 1e20] {
             let big = if cfg!(debug_assertions) { 1000 } else { 4500 };
             for n in [0usize, 1, 2, 17, 67, 400, big] {
@@ -1187,10 +1172,10 @@ mod octahedron_tests {
                 let spread = if n > 400 { 96 } else { 24 };
                 let list: Vec<Octahedron> = (0..n)
                     .map(|_| {
-                        let c = [0; 3].map(|_| (next() % spread) as i32 - (spread / 2) as i32);
-                        let pts: Vec<[f32; 3]> = (0..2 + next() % 2)
+                        let c = [0; 3].map(|_| rng.below(spread) as i32 - (spread / 2) as i32);
+                        let pts: Vec<[f32; 3]> = (0..2 + rng.below(2))
                             .map(|_| {
-                                [0, 1, 2].map(|k| (c[k] + (next() % 7) as i32 - 3) as f32 * scale)
+                                [0, 1, 2].map(|k| (c[k] + rng.below(7) as i32 - 3) as f32 * scale)
                             })
                             .collect();
                         Octahedron::from_points(pts).unwrap()
@@ -1238,6 +1223,7 @@ mod octahedron_tests {
 mod bipartite_batch_tests {
     use super::*;
     use crate::primitive::{Aabb, Octahedron, Sphere};
+    use crate::test_rng::XorShift32;
 
     fn same_as_sweep<C: Sweepable>(small: &C, large: &C, what: &str) {
         for axis in 0..3 {
@@ -1255,36 +1241,27 @@ mod bipartite_batch_tests {
         }
     }
 
-    struct Rng(u32);
-    impl Rng {
-        fn next(&mut self) -> u32 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 17;
-            self.0 ^= self.0 << 5;
-            self.0
-        }
-        /// A small integer coordinate, sometimes `-0.0`.
-        fn coord(&mut self) -> f32 {
-            match self.next() % 16 {
-                0 => -0.0,
-                _ => (self.next() % 9) as f32 - 4.0,
-            }
+    /// A small integer coordinate, sometimes `-0.0`.
+    fn coord(rng: &mut XorShift32) -> f32 {
+        match rng.below(16) {
+            0 => -0.0,
+            _ => rng.below(9) as f32 - 4.0,
         }
     }
 
-    fn boxes(rng: &mut Rng, n: usize) -> Aabbs {
+    fn boxes(rng: &mut XorShift32, n: usize) -> Aabbs {
         let mut v: Vec<Aabb> = Vec::new();
         for _ in 0..n {
-            if !v.is_empty() && rng.next().is_multiple_of(5) {
-                v.push(v[rng.next() as usize % v.len()]);
+            if !v.is_empty() && rng.next_u32().is_multiple_of(5) {
+                v.push(v[rng.next_u32() as usize % v.len()]);
                 continue;
             }
-            let lo = [0; 3].map(|_| rng.coord());
+            let lo = [0; 3].map(|_| coord(rng));
             let hi = lo.map(|x| {
-                if rng.next().is_multiple_of(4) {
+                if rng.next_u32().is_multiple_of(4) {
                     x
                 } else {
-                    x + (rng.next() % 3) as f32
+                    x + rng.below(3) as f32
                 }
             });
             v.push(Aabb::new(lo, hi));
@@ -1292,18 +1269,18 @@ mod bipartite_batch_tests {
         Aabbs::from_slice(&v).unwrap()
     }
 
-    fn spheres(rng: &mut Rng, n: usize) -> Spheres {
+    fn spheres(rng: &mut XorShift32, n: usize) -> Spheres {
         let v: Vec<Sphere> = (0..n)
-            .map(|_| Sphere::new([0; 3].map(|_| rng.coord()), (rng.next() % 3) as f32))
+            .map(|_| Sphere::new([0; 3].map(|_| coord(rng)), rng.below(3) as f32))
             .collect();
         Spheres::from_slice(&v).unwrap()
     }
 
-    fn octahedra(rng: &mut Rng, n: usize) -> Octahedra {
+    fn octahedra(rng: &mut XorShift32, n: usize) -> Octahedra {
         let v: Vec<Octahedron> = (0..n)
             .map(|_| {
-                let pts: Vec<[f32; 3]> = (0..1 + rng.next() % 3)
-                    .map(|_| [0; 3].map(|_| rng.coord()))
+                let pts: Vec<[f32; 3]> = (0..1 + rng.below(3))
+                    .map(|_| [0; 3].map(|_| coord(rng)))
                     .collect();
                 Octahedron::from_points(pts).unwrap()
             })
@@ -1314,7 +1291,7 @@ mod bipartite_batch_tests {
     #[test]
     #[cfg_attr(miri, ignore = "the sweep's radix sort takes minutes under Miri")]
     fn batched_bipartite_pairs_come_in_sweep_order() {
-        let mut rng = Rng(0x5eed_b1b1);
+        let mut rng = XorShift32(0x5eed_b1b1);
         for small in [0, 1, 5, 17, BATCH_MAX_SMALL] {
             let large = 300;
             let (a, b) = (boxes(&mut rng, small), boxes(&mut rng, large));
@@ -1331,7 +1308,7 @@ mod bipartite_batch_tests {
     #[test]
     #[cfg_attr(miri, ignore = "the sweep's radix sort takes minutes under Miri")]
     fn bipartite_pairs_either_side_of_the_threshold() {
-        let mut rng = Rng(0x7e57_0001);
+        let mut rng = XorShift32(0x7e57_0001);
         let large = boxes(&mut rng, 500);
         for n in [BATCH_MAX_SMALL, BATCH_MAX_SMALL + 1] {
             let small = boxes(&mut rng, n);

@@ -500,6 +500,7 @@ mod tests {
     use crate::broadphase::SweepAxis;
     use crate::lanes::Backend;
     use crate::primitive::{Aabb, Octahedron, Sphere};
+    use crate::test_rng::XorShift32;
 
     /// Tests of [`frames_equal_full_sweeps`]: name, whether filtered, the set from the boxes.
     macro_rules! frame_tests {
@@ -542,17 +543,11 @@ mod tests {
     /// every backend: each update equals the full sweep of its frame, `added` and `removed` the
     /// differences.
     fn frames_equal_full_sweeps<C: Tracked>(filtered: bool, make: impl Fn(&[Aabb]) -> C) {
-        let mut x = 0x2545_f491u32;
-        let mut next = move || {
-            x ^= x << 13;
-            x ^= x >> 17;
-            x ^= x << 5;
-            x
-        };
+        let mut rng = XorShift32(0x2545_f491);
         let mut boxes: Vec<Aabb> = (0..3000)
             .map(|_| {
-                let c = [0; 3].map(|_| (next() % 1024) as f32 - 512.0);
-                let h = [0; 3].map(|_| (next() % 32) as f32);
+                let c = [0; 3].map(|_| rng.below(1024) as f32 - 512.0);
+                let h = [0; 3].map(|_| rng.below(32) as f32);
                 Aabb::new(
                     [0, 1, 2].map(|k| c[k] - h[k]),
                     [0, 1, 2].map(|k| c[k] + h[k]),
@@ -565,7 +560,8 @@ mod tests {
             let mask = [0, 1, 2, 4, 5, !0, !0][(r / 5) as usize % 7];
             CollisionFilter::new(group, mask)
         };
-        let mut filters: Vec<CollisionFilter> = (0..boxes.len()).map(|_| filter(next())).collect();
+        let mut filters: Vec<CollisionFilter> =
+            (0..boxes.len()).map(|_| filter(rng.next_u32())).collect();
         for &backend in Backend::available() {
             let sweep = Sweep::new().with_backend(backend).unwrap();
             let mut sap = SweepAndPrune::new(sweep);
@@ -586,13 +582,13 @@ mod tests {
                 };
                 if filtered && frame != 14 {
                     for _ in 0..n / 150 {
-                        let i = next() as usize % n;
-                        filters[i] = filter(next());
+                        let i = rng.next_u32() as usize % n;
+                        filters[i] = filter(rng.next_u32());
                     }
                 }
                 for _ in 0..movers {
-                    let i = next() as usize % boxes.len();
-                    let step = [0; 3].map(|_| (next() % 5) as f32 - 2.0);
+                    let i = rng.next_u32() as usize % boxes.len();
+                    let step = [0; 3].map(|_| rng.below(5) as f32 - 2.0);
                     let far = match frame {
                         9 => 300.0,
                         11 | 12 => 400.0,
@@ -652,26 +648,20 @@ mod tests {
     #[test]
     #[cfg_attr(miri, ignore = "a radix sort per frame; safe code only")]
     fn an_update_that_panicked_is_not_trusted() {
-        let mut x = 0x9e37_79b9u32;
-        let mut next = move || {
-            x ^= x << 13;
-            x ^= x >> 17;
-            x ^= x << 5;
-            x
-        };
+        let mut rng = XorShift32(0x9e37_79b9);
         let mut frames: Vec<Vec<Aabb>> = vec![
             (0..800)
                 .map(|_| {
-                    let c = [0; 3].map(|_| (next() % 96) as f32);
-                    Aabb::new(c, c.map(|v| v + (next() % 16) as f32))
+                    let c = [0; 3].map(|_| rng.below(96) as f32);
+                    Aabb::new(c, c.map(|v| v + rng.below(16) as f32))
                 })
                 .collect(),
         ];
         for _ in 0..3 {
             let mut boxes = frames.last().unwrap().clone();
             for _ in 0..20 {
-                let i = next() as usize % boxes.len();
-                let d = (next() % 9) as f32 - 4.0;
+                let i = rng.next_u32() as usize % boxes.len();
+                let d = rng.below(9) as f32 - 4.0;
                 boxes[i] = Aabb::new(boxes[i].min.map(|v| v + d), boxes[i].max.map(|v| v + d));
             }
             frames.push(boxes);

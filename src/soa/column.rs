@@ -375,6 +375,7 @@ impl<const K: usize> WithLanes for TakeChanged<'_, K> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_rng::XorShift32;
 
     #[test]
     fn padding_stays_zero_and_chunks_track_len() {
@@ -410,19 +411,13 @@ mod tests {
                 -(i as f32) * 1e-40,
             ]);
         }
-        let mut x = 0x2545_f491_u32;
-        let mut next = || {
-            x ^= x << 13;
-            x ^= x >> 17;
-            x ^= x << 5;
-            x
-        };
+        let mut rng = XorShift32(0x2545_f491);
         let mut orders: Vec<Vec<u32>> = (0..=67)
-            .map(|n| (0..n).map(|_| next() % len as u32).collect())
+            .map(|n| (0..n).map(|_| rng.below(len as u32)).collect())
             .collect();
         let mut perm: Vec<u32> = (0..len as u32).collect();
         for i in (1..perm.len()).rev() {
-            perm.swap(i, next() as usize % (i + 1));
+            perm.swap(i, rng.next_u32() as usize % (i + 1));
         }
         orders.push(perm);
         orders.push(vec![len as u32 - 1; 40]);
@@ -451,13 +446,7 @@ mod tests {
     /// every row and padding lane bit for bit the other's: every length 0..=67 and 3,000.
     #[test]
     fn take_changed_finds_what_a_plain_loop_finds() {
-        let mut x = 0x9e37_79b9_u32;
-        let mut next = || {
-            x ^= x << 13;
-            x ^= x >> 17;
-            x ^= x << 5;
-            x
-        };
+        let mut rng = XorShift32(0x9e37_79b9);
         let lengths = (0..=67).chain([3000]);
         for len in lengths {
             let (mut mine, mut theirs) = (Columns::<3>::new(), Columns::<3>::new());
@@ -468,7 +457,7 @@ mod tests {
                 mine.push(row);
                 let mut changed = row;
                 for value in &mut changed {
-                    *value = match next() % 8 {
+                    *value = match rng.below(8) {
                         0 => -*value,
                         1 => f32::from_bits(value.to_bits() + 1),
                         2 if *value != 0.0 => f32::from_bits(value.to_bits() - 1),
