@@ -634,15 +634,14 @@ pub(super) struct CompleteCells<'a, S: PairSink> {
 /// Where a complete sweep's pairs go, a batch at a time.
 pub(super) trait PairSink {
     /// Takes a batch of pairs, in order; `false`: stop the sweep.
-    fn take(&mut self, pairs: impl ExactSizeIterator<Item = (u32, u32)>) -> bool;
+    fn take(&mut self, pairs: &[(u32, u32)]) -> bool;
 }
 
-/// A vector: a batch is appended in one `extend` (its length known up front, so one
-/// reservation and no capacity check per pair).
+/// A vector: a batch is appended in one copy.
 impl PairSink for &mut Vec<(u32, u32)> {
     #[inline(always)]
-    fn take(&mut self, pairs: impl ExactSizeIterator<Item = (u32, u32)>) -> bool {
-        self.extend(pairs);
+    fn take(&mut self, pairs: &[(u32, u32)]) -> bool {
+        self.extend_from_slice(pairs);
         true
     }
 }
@@ -652,8 +651,8 @@ pub(super) struct Each<F: FnMut(u32, u32) -> bool>(pub(super) F);
 
 impl<F: FnMut(u32, u32) -> bool> PairSink for Each<F> {
     #[inline(always)]
-    fn take(&mut self, pairs: impl ExactSizeIterator<Item = (u32, u32)>) -> bool {
-        for (a, b) in pairs {
+    fn take(&mut self, pairs: &[(u32, u32)]) -> bool {
+        for &(a, b) in pairs {
             if !(self.0)(a, b) {
                 return false;
             }
@@ -688,7 +687,7 @@ impl<S: PairSink> CompleteCells<'_, S> {
         let gz = cells.grid.dims()[1];
         let cursor = &mut self.cursor;
         let mut hits = HitStream::new();
-        let mut keyed: Vec<u64> = Vec::new();
+        let (mut keyed, mut pairs): (Vec<u64>, Vec<(u32, u32)>) = (Vec::new(), Vec::new());
         let mut s = self.range.start;
         while s < self.range.end {
             hits.len = 0;
@@ -727,14 +726,18 @@ impl<S: PairSink> CompleteCells<'_, S> {
                     // into it by (sorted position, lane), plain integers (a sort by a looked-up
                     // key loads in every comparison).
                     if sources > 1 {
-                        keyed.clear();
-                        keyed.extend(
-                            hits.lanes[first..hits.len]
-                                .iter()
-                                .map(|&t| (u64::from(set.perm[t as usize]) << 32) | u64::from(t)),
-                        );
+                        // Keyed in this loop, not by `extend` (a generic compiled outside the
+                        // tier, for the baseline instructions).
+                        let len = hits.len - first;
+                        if keyed.len() < len {
+                            keyed.resize(len, 0);
+                        }
+                        let keyed = &mut keyed[..len];
+                        for (k, &t) in keyed.iter_mut().zip(&hits.lanes[first..hits.len]) {
+                            *k = (u64::from(set.perm[t as usize]) << 32) | u64::from(t);
+                        }
                         keyed.sort_unstable();
-                        for (slot, &k) in hits.lanes[first..hits.len].iter_mut().zip(&keyed) {
+                        for (slot, &k) in hits.lanes[first..hits.len].iter_mut().zip(keyed.iter()) {
                             *slot = k as u32;
                         }
                     }
@@ -749,9 +752,17 @@ impl<S: PairSink> CompleteCells<'_, S> {
             for t in &mut hits.lanes[..hits.len] {
                 *t = by_lane[*t as usize];
             }
+            // The batch's pairs, made here on the tier and handed over as a slice (an `extend`
+            // of the sink's vector over the two streams ran outside the tier, on the baseline
+            // instructions).
+            if pairs.len() < hits.len {
+                pairs.resize(hits.len, (0, 0));
+            }
             let batch = hits.lanes[..hits.len].iter().zip(&hits.owners[..hits.len]);
-            let pairs = batch.map(|(&b, &a)| (a.min(b), a.max(b)));
-            if !self.sink.take(pairs) {
+            for (p, (&b, &a)) in pairs.iter_mut().zip(batch) {
+                *p = (a.min(b), a.max(b));
+            }
+            if !self.sink.take(&pairs[..hits.len]) {
                 return;
             }
         }
