@@ -25,7 +25,9 @@
 //! the hits of an element spanning several cells are sorted by sweep position before they are
 //! reported. Pairs therefore come in exactly the one-axis sweep's order.
 
-use super::sorted::{MIN_X, Row, Shape, SortedBoxes, add_extent, max_x, put_lane, side_extent};
+use super::sorted::{
+    MIN_X, ROW, Row, Shape, SortedBoxes, add_extent, max_x, put_lane, side_extent,
+};
 use super::sweep::{DENSE, HitStream, Once, code, row_at, with_code};
 use crate::lanes::{Chunk, Lanes, WithLanes};
 use crate::sample;
@@ -231,6 +233,20 @@ fn place_listings(
     });
 }
 
+/// Elements [`Listings::place`] asks for a row ahead of placing it (the rows are read in sweep
+/// order, at random).
+const ROWS_AHEAD: usize = 16;
+
+/// A hint to fetch the row of the element at sorted position `s`, if there is one (its first
+/// and last values: a row may straddle two lines).
+#[inline(always)]
+fn prefetch_row(rows: &[Row], order: &[u32], s: usize) {
+    if let Some(row) = order.get(s).and_then(|&i| rows.get(i as usize)) {
+        crate::lanes::prefetch_line(&row[0]);
+        crate::lanes::prefetch_line(&row[ROW - 1]);
+    }
+}
+
 /// One task's share of [`place_listings`]: the cells `cells`, whose lanes start at
 /// `first_lane` (the slices' first entries).
 struct Listings<'a> {
@@ -256,6 +272,7 @@ impl Listings<'_> {
         if self.whole {
             // Every cell: every element.
             for s in 0..spans.len() {
+                prefetch_row(rows, order, s + ROWS_AHEAD);
                 self.place_one(stride, rows, order, spans, gz, s);
             }
             return;
@@ -271,7 +288,10 @@ impl Listings<'_> {
                 mine[n] = k as u32;
                 n += usize::from(here);
             }
-            for &k in &mine[..n] {
+            for (j, &k) in mine[..n].iter().enumerate() {
+                if let Some(&ahead) = mine[..n].get(j + ROWS_AHEAD) {
+                    prefetch_row(rows, order, b * BLOCK + ahead as usize);
+                }
                 self.place_one(stride, rows, order, spans, gz, b * BLOCK + k as usize);
             }
         }
