@@ -6,15 +6,30 @@
 // commit read 1.007x on spheres and 0.998x on boxes: the probe has no bias of its own.)
 // Cargo.toml: old = { path = "/work/old", package = "bvlanes" }, new = { path = "/work/exp", package = "bvlanes" }
 // Run: probe-bpab N ROUNDS [spheres] [THREADS], e.g. probe-bpab 10000 31 spheres
+// BENCHTERD=1: the bench's own Terdiman scene (its seed, `rand_xoshiro`) instead of the xorshift
+// one; BSPH=1: the spheres are the boxes' bounding spheres (`Sphere::from_aabb`). The runs of
+// 2026-11-29 (366841a, 6e3e75a) used BENCHTERD=1, with `old` the parent commit.
 use std::time::Instant;
 macro_rules! scene {
     ($m:ident, $n:expr, $sph:expr) => {{
         let mut s = 0x9E3779B97F4A7C15u64;
         let mut r = |m: u64| { s ^= s << 13; s ^= s >> 7; s ^= s << 17; (s % m) as f32 };
-        let boxes: Vec<$m::Aabb> = (0..$n).map(|_| { let c = [r(4096) - 2048.0, r(4096) - 2048.0, r(4096) - 2048.0]; let h = [r(128), r(128), r(128)]; $m::Aabb::new([c[0]-h[0], c[1]-h[1], c[2]-h[2]], [c[0]+h[0], c[1]+h[1], c[2]+h[2]]) }).collect();
-        let spheres: Vec<$m::Sphere> = boxes.iter().map(|b| $m::Sphere::new([(b.min[0]+b.max[0])*0.5,(b.min[1]+b.max[1])*0.5,(b.min[2]+b.max[2])*0.5], (b.max[0]-b.min[0])*0.5)).collect();
+        let boxes: Vec<$m::Aabb> = if std::env::var_os("BENCHTERD").is_some() { bench_terdiman($n).into_iter().map(|(a, b)| $m::Aabb::new(a, b)).collect() } else { (0..$n).map(|_| { let c = [r(4096) - 2048.0, r(4096) - 2048.0, r(4096) - 2048.0]; let h = [r(128), r(128), r(128)]; $m::Aabb::new([c[0]-h[0], c[1]-h[1], c[2]-h[2]], [c[0]+h[0], c[1]+h[1], c[2]+h[2]]) }).collect() };
+        let spheres: Vec<$m::Sphere> = if std::env::var_os("BSPH").is_some() { boxes.iter().map($m::Sphere::from_aabb).collect() } else { boxes.iter().map(|b| $m::Sphere::new([(b.min[0]+b.max[0])*0.5,(b.min[1]+b.max[1])*0.5,(b.min[2]+b.max[2])*0.5], (b.max[0]-b.min[0])*0.5)).collect() };
         ($m::Aabbs::from_slice(&boxes).unwrap(), $m::Spheres::from_slice(&spheres).unwrap())
     }};
+}
+fn bench_terdiman(n: usize) -> Vec<([f32; 3], [f32; 3])> {
+    use rand_xoshiro::Xoshiro256PlusPlus;
+    use rand_xoshiro::rand_core::{Rng, SeedableRng};
+    const SEED: u64 = 0x6276_6c61_6e65_732d;
+    let mix = 0x0b0c_5e00u64.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    let mut r = Xoshiro256PlusPlus::seed_from_u64(SEED ^ mix);
+    (0..n).map(|_| {
+        let c = [0; 3].map(|_| (r.next_u32() % 4096) as i32 - 2048);
+        let h = [0; 3].map(|_| (r.next_u32() % 128) as i32);
+        ([0, 1, 2].map(|k| (c[k] - h[k]) as f32), [0, 1, 2].map(|k| (c[k] + h[k]) as f32))
+    }).collect()
 }
 fn med(v: &mut Vec<f64>) -> f64 { v.sort_by(|a, b| a.partial_cmp(b).unwrap()); v[v.len() / 2] }
 fn main() {
