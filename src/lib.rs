@@ -105,7 +105,6 @@ pub mod seeds;
 mod soa;
 mod strategy;
 mod tasks;
-/// Marsaglia's xorshift generators, shared by the unit tests.
 #[cfg(test)]
 mod test_rng;
 

@@ -2,9 +2,9 @@
 //! Software 8(14), 2003) for the unit tests: 64 bits with shifts 13, 7, 17 and 32 bits with
 //! shifts 13, 17, 5.
 //!
-//! The integration tests and benches draw from `rand_xoshiro`; the unit tests written against
-//! these sequences keep them, so each test keeps its data, and these few lines need no
-//! generator crate.
+//! The integration tests (`tests/`) and the benches' scenes (`benches/common`) draw from
+//! `rand_xoshiro`; the unit tests written against these sequences keep them, so each test keeps
+//! its data, and these few lines need no generator crate.
 
 /// The 64-bit xorshift generator; the field is the state (any seed but zero).
 pub(crate) struct XorShift64(pub(crate) u64);
@@ -52,6 +52,7 @@ impl XorShift32 {
     }
 }
 
+#[cfg(test)]
 mod tests {
     use super::{XorShift32, XorShift64};
 
