@@ -285,6 +285,10 @@ fn lsd_u64(v: &mut [u64], scratch: &mut [u64], [at, bits]: [u32; 2], max_width: 
     }
     let passes = bits.div_ceil(max_width).max(1);
     let width = bits.div_ceil(passes).max(1);
+    if passes <= 3 && width <= 8 && u32::try_from(v.len()).is_ok() {
+        lsd_u64_small_digits(v, scratch, at, passes as usize, width);
+        return;
+    }
     let mask = (1usize << width) - 1;
     let mut next = [0usize; 1 << 11];
     let next = &mut next[..=mask];
@@ -307,6 +311,48 @@ fn lsd_u64(v: &mut [u64], scratch: &mut [u64], [at, bits]: [u32; 2], max_width: 
         for &k in from {
             let d = (k >> shift) as usize & mask;
             to[next[d]] = k;
+            next[d] += 1;
+        }
+        in_scratch = !in_scratch;
+    }
+    if in_scratch {
+        v.copy_from_slice(scratch);
+    }
+}
+
+/// [`lsd_u64`] in at most three passes of at most 8-bit digits (the blocked build's buckets),
+/// every pass's counts taken in one read of `v` first (each pass counting in a read of its own
+/// took 1.06x the time of the buckets' sort: 1,000,000 random 21-bit keys, the Intel Xeon of
+/// 2026-11-29); `v.len()` fits a `u32`.
+fn lsd_u64_small_digits(v: &mut [u64], scratch: &mut [u64], at: u32, passes: usize, width: u32) {
+    let mask = (1usize << width) - 1;
+    let digit = |k: u64, pass: usize| (k >> (at + pass as u32 * width)) as usize & mask;
+    let mut counts = [[0u32; 256]; 3];
+    for &k in v.iter() {
+        for (pass, count) in counts.iter_mut().enumerate().take(passes) {
+            count[digit(k, pass)] += 1;
+        }
+    }
+    let mut in_scratch = false;
+    for (pass, next) in counts.iter_mut().enumerate().take(passes) {
+        let (from, to): (&[u64], &mut [u64]) = if in_scratch {
+            (&*scratch, &mut *v)
+        } else {
+            (&*v, &mut *scratch)
+        };
+        // A pass whose digit is the same for every value moves nothing.
+        if next[digit(from[0], pass)] as usize == from.len() {
+            continue;
+        }
+        let mut sum = 0;
+        for n in next.iter_mut() {
+            let c = *n;
+            *n = sum;
+            sum += c;
+        }
+        for &k in from {
+            let d = digit(k, pass);
+            to[next[d] as usize] = k;
             next[d] += 1;
         }
         in_scratch = !in_scratch;
