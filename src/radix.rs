@@ -275,72 +275,41 @@ const PAIRS_RADIX_MIN: usize = 256;
 
 /// Sorts `v` by the `bits` bits from bit `at` (`[at, bits]`; the bits above equal in every
 /// value, the bits below in the wanted order for equal digits: ascending, or already in place):
-/// LSD passes of equal width up to `max_width` bits (a pass whose digit is the same throughout
-/// moves nothing); `scratch` as long as `v`. Fewer than 64 values go to `sort_unstable`, which
-/// orders them by the bits below too.
+/// LSD passes of equal width up to `max_width` bits (at most 11; a pass whose digit is the same
+/// throughout moves nothing); `scratch` as long as `v`. Fewer than 64 values go to
+/// `sort_unstable`, which orders them by the bits below too, as do `2^32` values and more.
 fn lsd_u64(v: &mut [u64], scratch: &mut [u64], [at, bits]: [u32; 2], max_width: u32) {
-    if v.len() < 64 {
+    if v.len() < 64 || u32::try_from(v.len()).is_err() {
         v.sort_unstable();
         return;
     }
-    let passes = bits.div_ceil(max_width).max(1);
-    let width = bits.div_ceil(passes).max(1);
-    if passes <= 3 && u32::try_from(v.len()).is_ok() {
-        // Counters on the stack, as few as the digits need (zeroing them is per call).
-        if width <= 8 {
-            lsd_u64_counted::<256>(v, scratch, at, passes as usize, width);
-            return;
-        }
-        if width <= 11 {
-            lsd_u64_counted::<2048>(v, scratch, at, passes as usize, width);
-            return;
-        }
-    }
-    let mask = (1usize << width) - 1;
-    let mut next = [0usize; 1 << 11];
-    let next = &mut next[..=mask];
-    let mut in_scratch = false;
-    for pass in 0..passes {
-        let shift = at + pass * width;
-        let (from, to): (&[u64], &mut [u64]) = if in_scratch {
-            (&*scratch, &mut *v)
-        } else {
-            (&*v, &mut *scratch)
-        };
-        next.fill(0);
-        for &k in from {
-            next[(k >> shift) as usize & mask] += 1;
-        }
-        if next[(from[0] >> shift) as usize & mask] == from.len() {
-            continue;
-        }
-        counts_to_starts(next);
-        for &k in from {
-            let d = (k >> shift) as usize & mask;
-            to[next[d]] = k;
-            next[d] += 1;
-        }
-        in_scratch = !in_scratch;
-    }
-    if in_scratch {
-        v.copy_from_slice(scratch);
+    let passes = bits.div_ceil(max_width).max(1) as usize;
+    let width = bits.div_ceil(passes as u32).max(1);
+    // Counters on the stack, as few as the digits need (they are zeroed on every call: the
+    // blocked build and `sort_pairs` call this once per bucket of their top digit).
+    match (width <= 8, passes <= 3) {
+        (true, true) => lsd_u64_counted::<256, 3>(v, scratch, at, passes, width),
+        (true, false) => lsd_u64_counted::<256, 8>(v, scratch, at, passes, width),
+        (false, true) => lsd_u64_counted::<2048, 3>(v, scratch, at, passes, width),
+        (false, false) => lsd_u64_counted::<2048, 6>(v, scratch, at, passes, width),
     }
 }
 
-/// [`lsd_u64`] in at most three passes of `width`-bit digits (`2^width <= BUCKETS`), every
+/// [`lsd_u64`]'s passes, `passes <= PASSES` of `width`-bit digits (`2^width <= BUCKETS`), every
 /// pass's counts taken in one read of `v` first into `u32` counters (each pass counting in a
 /// read of its own, after zeroing 2,048 `usize`, took the blocked build of 1,000,000 boxes
 /// 1.04x the time: the Intel Xeon of 2026-11-29); `v.len()` fits a `u32`.
-fn lsd_u64_counted<const BUCKETS: usize>(
+fn lsd_u64_counted<const BUCKETS: usize, const PASSES: usize>(
     v: &mut [u64],
     scratch: &mut [u64],
     at: u32,
     passes: usize,
     width: u32,
 ) {
+    debug_assert!(passes <= PASSES && 1 << width <= BUCKETS);
     let mask = (1usize << width) - 1;
     let digit = |k: u64, pass: usize| (k >> (at + pass as u32 * width)) as usize & mask;
-    let mut counts = [[0u32; BUCKETS]; 3];
+    let mut counts = [[0u32; BUCKETS]; PASSES];
     for &k in v.iter() {
         for (pass, count) in counts.iter_mut().enumerate().take(passes) {
             count[digit(k, pass)] += 1;
