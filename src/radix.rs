@@ -128,10 +128,11 @@ fn sorted_items(keys: &[u32]) -> Vec<u64> {
     items
 }
 
-/// Bucket counts into each bucket's first position (the exclusive prefix sums), in place.
+/// Bucket counts into each bucket's first position (the exclusive prefix sums), in place
+/// (`usize` counters, or `u32` ones where the values number fewer than `2^32`).
 #[inline]
-fn counts_to_starts(counts: &mut [usize]) {
-    let mut sum = 0;
+fn counts_to_starts<T: Copy + Default + core::ops::AddAssign>(counts: &mut [T]) {
+    let mut sum = T::default();
     for c in counts {
         let n = *c;
         *c = sum;
@@ -326,12 +327,7 @@ fn lsd_u64_counted<const BUCKETS: usize, const PASSES: usize>(
         if next[digit(from[0], pass)] as usize == from.len() {
             continue;
         }
-        let mut sum = 0;
-        for n in next[..=mask].iter_mut() {
-            let c = *n;
-            *n = sum;
-            sum += c;
-        }
+        counts_to_starts(&mut next[..=mask]);
         for &k in from {
             let d = digit(k, pass);
             to[next[d] as usize] = k;
@@ -409,12 +405,7 @@ fn lsd<const BITS: u32, const BUCKETS: usize, const PASSES: usize>(v: &mut [u32]
         if next[digit(from[0], pass)] as usize == from.len() {
             continue;
         }
-        let mut sum = 0;
-        for n in next.iter_mut() {
-            let c = *n;
-            *n = sum;
-            sum += c;
-        }
+        counts_to_starts(next);
         for &x in from.iter() {
             let d = digit(x, pass);
             to[next[d] as usize] = x;
