@@ -283,8 +283,11 @@ impl Listings<'_> {
             let mut n = 0;
             for (k, &sp) in block.iter().enumerate() {
                 let [y0, y1, z0, z1] = sp.map(usize::from);
-                // Row-major cells: the element's lie between its first and its last.
-                let here = y1 * gz + z1 >= cells.start && y0 * gz + z0 < cells.end;
+                // Row-major cells: the element's lie between its first and its last. `&`, not
+                // `&&`: the short circuit compiled to a branch on the first test, true for every
+                // element in the first share but as good as random in the others (there the
+                // selection took three times as long).
+                let here = (y1 * gz + z1 >= cells.start) & (y0 * gz + z0 < cells.end);
                 mine[n] = k as u32;
                 n += usize::from(here);
             }
