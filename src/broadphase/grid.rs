@@ -26,7 +26,8 @@
 //! reported. Pairs therefore come in exactly the one-axis sweep's order.
 
 use super::sorted::{
-    MIN_X, ROW, Row, Shape, SortedBoxes, add_extent, max_x, put_lane, side_extent,
+    MIN_X, ROWS_AHEAD, Row, Shape, SortedBoxes, add_extent, max_x, prefetch_row, put_lane,
+    side_extent,
 };
 use super::sweep::{DENSE, HitStream, Once, code, row_at, with_code};
 use crate::lanes::{Chunk, Lanes, WithLanes};
@@ -250,10 +251,6 @@ fn place_listings(
     });
 }
 
-/// Elements [`Listings::place`] asks for a row ahead of placing it (the rows are read in sweep
-/// order, at random).
-const ROWS_AHEAD: usize = 16;
-
 /// Chunks ahead of the one a cell's listings start to fill that [`Listings::place_one`] asks
 /// for the lines of, as the cell starts each chunk. A cell's lanes are written in order, nine
 /// lines a chunk (six columns for boxes, the sorted positions, the indices and the missing
@@ -267,16 +264,6 @@ const CHUNKS_AHEAD: usize = 2;
 /// Fewest lanes of all cells for which [`Listings::place_one`] asks for lines ahead (about
 /// 2.5 MB of box listings); a few in the unit tests, whose scenes then take both loops.
 const PREFETCH_MIN_LANES: usize = if cfg!(test) { 64 } else { 1 << 16 };
-
-/// A hint to fetch the row of the element at sorted position `s`, if there is one (its first
-/// and last values: a row may straddle two lines).
-#[inline(always)]
-fn prefetch_row(rows: &[Row], order: &[u32], s: usize) {
-    if let Some(row) = order.get(s).and_then(|&i| rows.get(i as usize)) {
-        crate::lanes::prefetch_line(&row[0]);
-        crate::lanes::prefetch_line(&row[ROW - 1]);
-    }
-}
 
 /// One task's share of [`place_listings`]: the cells `cells`, whose lanes start at
 /// `first_lane` (the slices' first entries).

@@ -93,6 +93,7 @@ impl SortedBoxes {
         let lanes = (len + 1).next_multiple_of(Chunk::LANES);
         let mut set = SortedBoxes::padded(shape, filtered, lanes);
         for (s, &i) in perm.iter().enumerate() {
+            prefetch_row(rows, &perm, s + ROWS_AHEAD);
             set.put(s, &rows[i as usize], i);
         }
         set.perm.truncate(len);
@@ -231,6 +232,20 @@ pub(super) fn side_extent(shape: Shape, axis: usize, r: &Row) -> [f32; 4] {
             let [b, c] = others(axis).map(|a| octahedron_row(t, a));
             [b[0], c[0], b[5], c[5]]
         }
+    }
+}
+
+/// Elements ahead whose rows are asked for by the loops that read the rows in sweep order, at
+/// random ([`SortedBoxes::from_order`], the cell listings' placing).
+pub(super) const ROWS_AHEAD: usize = 16;
+
+/// A hint to fetch the row of the element at sorted position `s`, if there is one (its first
+/// and last values: a row may straddle two lines).
+#[inline(always)]
+pub(super) fn prefetch_row(rows: &[Row], order: &[u32], s: usize) {
+    if let Some(row) = order.get(s).and_then(|&i| rows.get(i as usize)) {
+        crate::lanes::prefetch_line(&row[0]);
+        crate::lanes::prefetch_line(&row[ROW - 1]);
     }
 }
 
