@@ -246,9 +246,25 @@ fn place_listings(
         });
         (by_lane, misses, from) = (b_rest, m_rest, to);
     }
-    crate::tasks::run_tasks_mut(&mut parts, |_, part| {
-        part.place(stride, rows, order, spans, gz);
-    });
+    let source = Source {
+        stride,
+        rows,
+        order,
+        spans,
+        gz,
+    };
+    crate::tasks::run_tasks_mut(&mut parts, |_, part| part.place(source));
+}
+
+/// What every share of [`place_listings`] reads: the set's columns per chunk, the rows, the
+/// sweep order, each sorted position's cell ranges and the cells per grid row.
+#[derive(Clone, Copy)]
+struct Source<'a> {
+    stride: usize,
+    rows: &'a [Row],
+    order: &'a [u32],
+    spans: &'a [[u16; 4]],
+    gz: usize,
 }
 
 /// Chunks ahead of the one a cell's listings start to fill that [`Listings::place_one`] asks
@@ -287,31 +303,31 @@ impl Listings<'_> {
     /// With several shares the elements are taken a block at a time: first the block's elements
     /// that have a cell here, gathered without a branch (whether an element has one is as good
     /// as random, and a branch on it mispredicted about every other element), then those placed.
-    fn place(&mut self, stride: usize, rows: &[Row], order: &[u32], spans: &[[u16; 4]], gz: usize) {
+    fn place(&mut self, source: Source) {
         // Two copies of the loop, so that the one without the hints is the loop as it was
         // before them (in the same loop, a branch on a flag cost 10,000 boxes 2-3 %).
         if self.prefetch {
-            self.place_all::<true>(stride, rows, order, spans, gz);
+            self.place_all::<true>(source);
         } else {
-            self.place_all::<false>(stride, rows, order, spans, gz);
+            self.place_all::<false>(source);
         }
     }
 
     /// [`place`](Self::place), asking for the lines of chunks ahead if `PREFETCH`.
-    fn place_all<const PREFETCH: bool>(
-        &mut self,
-        stride: usize,
-        rows: &[Row],
-        order: &[u32],
-        spans: &[[u16; 4]],
-        gz: usize,
-    ) {
+    fn place_all<const PREFETCH: bool>(&mut self, source: Source) {
         const BLOCK: usize = 256;
+        let Source {
+            rows,
+            order,
+            spans,
+            gz,
+            ..
+        } = source;
         if self.whole {
             // Every cell: every element.
             for s in 0..spans.len() {
                 prefetch_row(rows, order, s + ROWS_AHEAD);
-                self.place_one::<PREFETCH>(stride, rows, order, spans, gz, s);
+                self.place_one::<PREFETCH>(source, s);
             }
             return;
         }
@@ -333,7 +349,7 @@ impl Listings<'_> {
                 if let Some(&ahead) = mine[..n].get(j + ROWS_AHEAD) {
                     prefetch_row(rows, order, b * BLOCK + ahead as usize);
                 }
-                self.place_one::<PREFETCH>(stride, rows, order, spans, gz, b * BLOCK + k as usize);
+                self.place_one::<PREFETCH>(source, b * BLOCK + k as usize);
             }
         }
     }
@@ -355,15 +371,14 @@ impl Listings<'_> {
 
     /// Places the element at sorted position `s` in each of its cells that is in this share.
     #[inline(always)]
-    fn place_one<const PREFETCH: bool>(
-        &mut self,
-        stride: usize,
-        rows: &[Row],
-        order: &[u32],
-        spans: &[[u16; 4]],
-        gz: usize,
-        s: usize,
-    ) {
+    fn place_one<const PREFETCH: bool>(&mut self, source: Source, s: usize) {
+        let Source {
+            stride,
+            rows,
+            order,
+            spans,
+            gz,
+        } = source;
         let cells = &self.cells;
         let (i, [y0, y1, z0, z1]) = (order[s], spans[s].map(usize::from));
         let row = &rows[i as usize];
