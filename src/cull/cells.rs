@@ -201,9 +201,10 @@ pub(super) const BLOCKED_LIGHTS_MIN: usize = 256;
 /// Whether `lights` lights over `cells` cells are faster assigned as a batch of the cells over a
 /// `Blocked<Spheres>` of the lights, built each call, than binned (or, up to [`FEW_CELLS`], as
 /// a flat batch): from [`BLOCKED_LIGHTS_MIN`] cells with at least 20,000 lights, and past
-/// [`FEW_CELLS`] with at least 8,000 and at most one cell per two lights. Measured (one thread, the Intel Xeon of
-/// 2026-11-29, lights uniform in a cube of side 32 with radii 0.5-2, cells of random sides
-/// about filling it; blocked time over the current path's, `docs/benchmarks.md`): 100,000
+/// [`FEW_CELLS`] with at least 8,000 and at most one cell per two lights. Measured (one
+/// thread, the Intel Xeon of 2026-11-29, lights uniform in a cube of side 32 with radii 0.5-2,
+/// cells of random sides about filling it; blocked time over the current path's,
+/// `docs/benchmarks.md`): 100,000
 /// lights 0.37-0.64x from 256 to 65,536 cells; 30,000 lights 0.46-0.75x; 10,000 lights
 /// 0.61-0.79x from 600 to 4,096 cells, 0.79-0.98x at 256 (1.10x on two threads: the flat batch
 /// is as fast there), 0.92-0.98x at 16,384 and 65,536; 3,000 lights 1.01-1.08x at 600 and
