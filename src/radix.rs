@@ -137,6 +137,30 @@ fn sorted_items(keys: &[u32]) -> Vec<u64> {
     items
 }
 
+/// Buckets of the top digit ([`MSD_BITS`]).
+const TOP: usize = 1 << MSD_BITS;
+
+/// The top-digit pass of the sorts from [`MSD_MIN`] values (`msd_order_runs`, `sort_pairs`):
+/// `values` (each's digit `v >> shift` below [`TOP`], `count` the digits' counts, which the
+/// caller takes from its own keys) scattered into `out` (as long), bucket after bucket, each
+/// bucket's values in their order. Each value asks for its bucket's line [`SCATTER_AHEAD`]
+/// items ahead as it is written.
+fn scatter_top_digit(
+    values: impl Iterator<Item = u64>,
+    shift: u32,
+    count: &[usize; TOP],
+    out: &mut [u64],
+) {
+    let mut next = *count;
+    counts_to_starts(&mut next);
+    for v in values {
+        let d = (v >> shift) as usize;
+        out[next[d]] = v;
+        crate::lanes::prefetch_address(out.as_ptr().wrapping_add(next[d] + SCATTER_AHEAD));
+        next[d] += 1;
+    }
+}
+
 /// Bucket counts into each bucket's first position (the exclusive prefix sums), in place
 /// (`usize` counters, or `u32` ones where the values number fewer than `2^32`).
 #[inline]
@@ -161,23 +185,17 @@ fn msd_order_runs(
     min_run: usize,
     threads: usize,
 ) -> (Vec<u32>, Vec<Range<usize>>) {
-    const TOP: usize = 1 << MSD_BITS;
     let shift = bits - MSD_BITS;
     let mut count = [0usize; TOP];
     for &k in keys {
         count[(k >> shift) as usize] += 1;
     }
-    let mut starts = count;
-    counts_to_starts(&mut starts);
     let mut items = vec![0u64; keys.len()];
-    let mut next = starts;
-    for (i, &k) in keys.iter().enumerate() {
-        let d = (k >> shift) as usize;
-        items[next[d]] = (u64::from(k) << 32) | i as u64;
-        // The bucket's line four ahead asked for now ([`SCATTER_AHEAD`]).
-        crate::lanes::prefetch_address(items.as_ptr().wrapping_add(next[d] + SCATTER_AHEAD));
-        next[d] += 1;
-    }
+    let packed = keys
+        .iter()
+        .enumerate()
+        .map(|(i, &k)| (u64::from(k) << 32) | i as u64);
+    scatter_top_digit(packed, 32 + shift, &count, &mut items);
     let mut order = vec![0u32; keys.len()];
     // Groups of consecutive buckets of about `per_task` items each: their bucket sizes, their
     // first position, their items and their stretch of the order, and the runs they find.
@@ -252,23 +270,16 @@ pub(crate) fn sort_pairs(pairs: &mut [(u32, u32)], n: usize) {
     let bits = 2 * b;
     let mut scratch = vec![0u64; keys.len()];
     if keys.len() >= MSD_MIN && bits > MSD_BITS + 8 {
-        // The top digit: one pass into 256 buckets (whose write streams stay in the cache),
-        // from `keys` into `scratch`; then each bucket by the bits below, in place.
-        const TOP: usize = 1 << MSD_BITS;
+        // The top digit: one pass into 256 buckets, from `keys` into `scratch`; then each
+        // bucket by the bits below, in place.
         let shift = bits - MSD_BITS;
         let mut count = [0usize; TOP];
         for &k in &keys {
             count[(k >> shift) as usize] += 1;
         }
+        scatter_top_digit(keys.iter().copied(), shift, &count, &mut scratch);
         let mut starts = count;
         counts_to_starts(&mut starts);
-        let mut next = starts;
-        for &k in &keys {
-            let d = (k >> shift) as usize;
-            scratch[next[d]] = k;
-            crate::lanes::prefetch_address(scratch.as_ptr().wrapping_add(next[d] + SCATTER_AHEAD));
-            next[d] += 1;
-        }
         for (&start, &len) in starts.iter().zip(&count) {
             let bucket = &mut scratch[start..start + len];
             lsd_u64(bucket, &mut keys[start..start + len], [0, shift], 11);
