@@ -95,6 +95,77 @@ pub(crate) fn run_tasks<I: Sync, T: Send>(
     items.iter().map(task).collect()
 }
 
+/// Results of one task from which [`run_tasks_into`] copies them onto `out` in parallel.
+#[cfg(feature = "rayon")]
+const PARALLEL_COPY_MIN: usize = 1 << 15;
+
+/// Runs `task(item, list)` on every item, each appending its results to `list`, and appends all
+/// the results to `out` in item order (so the output does not depend on the thread count). With
+/// `rayon` and `threads > 1`, the calling worker takes the items from the front and appends
+/// their results to `out` directly, while `threads - 1` other workers take them from the back,
+/// each into a vector of its own; only those are copied onto `out` at the end (long ones in
+/// parallel). Before, every task wrote a vector of its own, all copied in parallel into one of
+/// their total length: on Terdiman's 100,000 boxes on two threads (the 2-vCPU Intel Xeon of
+/// 2026-11-29) that join took 1.3 ms of 10.8 (each pair written twice and read once more, and a
+/// reused `out` zeroed first); in one process, old/new 1.09-1.20x into a reused vector, 1.00-1.15x
+/// into a new one, 1.15x on 100,000 spheres (`probe-bpab`).
+pub(crate) fn run_tasks_into<I: Sync, T: Send + Sync + Copy>(
+    items: &[I],
+    threads: usize,
+    out: &mut Vec<T>,
+    task: impl Fn(&I, &mut Vec<T>) + Sync + Send,
+) {
+    #[cfg(feature = "rayon")]
+    if items.len() > 1 && threads > 1 {
+        use std::sync::{Mutex, PoisonError};
+        // The items not yet taken; no lock is held while a task runs, so none is poisoned.
+        let left = Mutex::new(0..items.len());
+        let from_back = Mutex::new(Vec::new());
+        let take_front = || left.lock().unwrap_or_else(PoisonError::into_inner).next();
+        let take_back = || {
+            left.lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .next_back()
+        };
+        rayon::scope(|scope| {
+            for _ in 1..threads.min(items.len()) {
+                scope.spawn(|_| {
+                    while let Some(t) = take_back() {
+                        let mut list = Vec::new();
+                        task(&items[t], &mut list);
+                        from_back
+                            .lock()
+                            .unwrap_or_else(PoisonError::into_inner)
+                            .push((t, list));
+                    }
+                });
+            }
+            while let Some(t) = take_front() {
+                task(&items[t], out);
+            }
+        });
+        let mut from_back = from_back
+            .into_inner()
+            .unwrap_or_else(PoisonError::into_inner);
+        // Taken from the back, so each worker's in falling order; the workers' interleaved.
+        from_back.sort_unstable_by_key(|&(t, _)| t);
+        out.reserve(from_back.iter().map(|(_, list)| list.len()).sum());
+        for (_, list) in from_back {
+            if list.len() >= PARALLEL_COPY_MIN {
+                use rayon::prelude::*;
+                out.par_extend(list.par_iter().copied());
+            } else {
+                out.extend_from_slice(&list);
+            }
+        }
+        return;
+    }
+    let _ = threads;
+    for item in items {
+        task(item, out);
+    }
+}
+
 /// Runs `task(i, &mut items[i])` on every item in place, in parallel with `rayon` when there is
 /// more than one (allocating nothing).
 pub(crate) fn run_tasks_mut<I: Send>(items: &mut [I], task: impl Fn(usize, &mut I) + Sync + Send) {
@@ -162,5 +233,43 @@ pub(crate) fn join_fixed(a: impl FnOnce() + Send, b: impl FnOnce() + Send) {
     {
         a();
         b();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::run_tasks_into;
+
+    /// `run_tasks_into` appends every task's results in item order, whatever the thread count
+    /// and however the tasks are split between the front and the back: tasks of every size
+    /// from none to past the parallel copy's threshold, after what `out` already held.
+    #[test]
+    #[cfg_attr(miri, ignore = "runs a rayon pool; hundreds of thousands of values")]
+    fn run_tasks_into_keeps_the_item_order() {
+        let sizes = [0, 5, 1 << 15, 3, 0, (1 << 15) + 7, 100, 70_000, 1, 0];
+        for items in [0, 1, 2, 3, sizes.len()] {
+            let items: Vec<(usize, usize)> = sizes[..items].iter().copied().enumerate().collect();
+            let task = |&(t, size): &(usize, usize), list: &mut Vec<(u32, u32)>| {
+                list.extend((0..size as u32).map(|k| (t as u32, k)));
+            };
+            let mut want = vec![(7, 7)];
+            items.iter().for_each(|item| task(item, &mut want));
+            for threads in [1, 2, 3, 8] {
+                let run = || {
+                    let mut out = vec![(7, 7)];
+                    run_tasks_into(&items, threads, &mut out, task);
+                    out
+                };
+                #[cfg(feature = "rayon")]
+                let got = rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads)
+                    .build()
+                    .expect("a pool")
+                    .install(run);
+                #[cfg(not(feature = "rayon"))]
+                let got = run();
+                assert!(got == want, "{} items, {threads} threads", items.len());
+            }
+        }
     }
 }

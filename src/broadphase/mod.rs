@@ -89,7 +89,7 @@ use crate::error::BvError;
 use crate::lanes::Backend;
 use crate::lanes::dispatch;
 use crate::soa::{Aabbs, Octahedra, Spheres};
-use crate::tasks::{default_threads, run_tasks, run_tasks_mut};
+use crate::tasks::{default_threads, run_tasks_into};
 use core::convert::Infallible;
 use core::ops::ControlFlow;
 use grid::{Cells, CompleteCells, Each};
@@ -427,9 +427,9 @@ impl Sweep {
     /// [module docs](self)).
     #[must_use]
     pub fn complete_pairs<C: Sweepable>(&self, boxes: &C) -> Vec<(u32, u32)> {
-        let mut parts = Vec::new();
-        self.complete_parts(boxes, |part| parts.push(part));
-        join(parts)
+        let mut out = Vec::new();
+        self.complete_into(&self.cells(boxes), &mut out);
+        out
     }
 
     /// [`complete_pairs`](Self::complete_pairs) into `out` (cleared first), reusing its
@@ -455,13 +455,7 @@ impl Sweep {
     /// ```
     pub fn complete_pairs_into<C: Sweepable>(&self, boxes: &C, out: &mut Vec<(u32, u32)>) {
         out.clear();
-        let cells = self.cells(boxes);
-        let tasks = self.tasks(cells.len());
-        if tasks > 1 {
-            join_into(self.complete_tasks(&cells, tasks), out);
-            return;
-        }
-        self.sweep_all(&cells, out);
+        self.complete_into(&self.cells(boxes), out);
     }
 
     /// Calls `f(i, j)` for every overlapping pair, as [`complete_pairs`](Self::complete_pairs)
@@ -510,9 +504,10 @@ impl Sweep {
         cells: &Cells,
         f: impl FnMut(u32, u32) -> ControlFlow<B>,
     ) -> ControlFlow<B> {
-        let tasks = self.tasks(cells.len());
-        if tasks > 1 {
-            return feed(self.complete_tasks(cells, tasks), f);
+        if self.tasks(cells.len()) > 1 {
+            let mut pairs = Vec::new();
+            self.complete_into(cells, &mut pairs);
+            return feed(pairs, f);
         }
         let mut until = Until::new(f);
         self.sweep_all(cells, Each(|i, j| until.pair(i, j)));
@@ -608,9 +603,22 @@ impl Sweep {
     /// order (see the [module docs](self)).
     #[must_use]
     pub fn bipartite_pairs<C: Sweepable>(&self, a: &C, b: &C) -> Vec<(u32, u32)> {
-        let mut parts = Vec::new();
-        self.for_each_bipartite_part(a, b, |part| parts.push(part));
-        join(parts)
+        let (axis, stats) = self.axis_and_stats(&[a, b]);
+        if self.batches(a, b) {
+            return self.bipartite_batch(a, b, axis);
+        }
+        let mut out = Vec::new();
+        if self.unites(a, b) {
+            let nb = b.count() as u32;
+            self.complete_into(&self.union_cells(a, b, axis, stats), &mut out);
+            for pair in &mut out {
+                // A cross pair of the union is (b's, a's): `i < nb <= j`.
+                *pair = (pair.1 - nb, pair.0);
+            }
+            return out;
+        }
+        self.bipartite_sweep(a, b, axis, &mut out);
+        out
     }
 
     /// Calls `f(i, j)` for every overlapping pair, as [`bipartite_pairs`](Self::bipartite_pairs)
@@ -635,7 +643,7 @@ impl Sweep {
     ) -> ControlFlow<B> {
         let (axis, stats) = self.axis_and_stats(&[a, b]);
         if self.batches(a, b) {
-            return feed([self.bipartite_batch(a, b, axis)], f);
+            return feed(self.bipartite_batch(a, b, axis), f);
         }
         if self.unites(a, b) {
             let nb = b.count() as u32;
@@ -646,7 +654,9 @@ impl Sweep {
         let (sa, sb) = (a.sorted(axis), b.sorted(axis));
         let tasks = self.tasks(sa.len + sb.len);
         if tasks > 1 {
-            return feed(self.bipartite_tasks(&sa, &sb, tasks), f);
+            let mut pairs = Vec::new();
+            self.bipartite_into(&sa, &sb, tasks, &mut pairs);
+            return feed(pairs, f);
         }
         let mut until = Until::new(f);
         let mut job = Bipartite {
@@ -668,14 +678,6 @@ impl Sweep {
                 .saturating_mul(TASKS_PER_THREAD)
                 .min(len / MIN_BOXES_PER_TASK)
                 .max(1),
-        }
-    }
-
-    /// The complete sweep's pairs, task by task in order.
-    fn complete_parts<C: Sweepable>(&self, boxes: &C, mut part: impl FnMut(Vec<(u32, u32)>)) {
-        let cells = self.cells(boxes);
-        for p in self.complete_tasks(&cells, self.tasks(cells.len())) {
-            part(p);
         }
     }
 
@@ -704,9 +706,15 @@ impl Sweep {
         )
     }
 
-    /// Sweeps `tasks` consecutive stretches of `cells`' sorted positions (in parallel with
-    /// `rayon`).
-    fn complete_tasks(&self, cells: &Cells, tasks: usize) -> Vec<Vec<(u32, u32)>> {
+    /// The complete sweep of `cells`, its pairs appended to `out` in sweep order: on the calling
+    /// thread, or split into consecutive stretches of the sorted positions swept as tasks (in
+    /// parallel with `rayon`, [`run_tasks_into`]).
+    fn complete_into(&self, cells: &Cells, out: &mut Vec<(u32, u32)>) {
+        let tasks = self.tasks(cells.len());
+        if tasks == 1 {
+            self.sweep_all(cells, out);
+            return;
+        }
         let n = cells.len();
         let starts: Vec<usize> = (0..tasks).map(|t| n * t / tasks).collect();
         let items: Vec<(core::ops::Range<usize>, Vec<usize>)> = cells
@@ -715,40 +723,15 @@ impl Sweep {
             .enumerate()
             .map(|(t, cursor)| (n * t / tasks..n * (t + 1) / tasks, cursor))
             .collect();
-        run_tasks(&items, |(range, cursor)| {
-            let mut out = Vec::new();
+        run_tasks_into(&items, self.threads, out, |(range, cursor), list| {
             let mut job = CompleteCells {
                 cells,
                 range: range.clone(),
                 cursor: cursor.clone(),
-                sink: &mut out,
+                sink: list,
             };
             dispatch(self.backend, &mut job);
-            out
-        })
-    }
-
-    /// The bipartite call's pairs, task by task in order.
-    fn for_each_bipartite_part<C: Sweepable>(
-        &self,
-        a: &C,
-        b: &C,
-        mut part: impl FnMut(Vec<(u32, u32)>),
-    ) {
-        let (axis, stats) = self.axis_and_stats(&[a, b]);
-        if self.batches(a, b) {
-            part(self.bipartite_batch(a, b, axis));
-            return;
-        }
-        if self.unites(a, b) {
-            let cells = self.union_cells(a, b, axis, stats);
-            let nb = b.count() as u32;
-            for p in self.complete_tasks(&cells, self.tasks(cells.len())) {
-                part(p.into_iter().map(|(i, j)| (j - nb, i)).collect());
-            }
-            return;
-        }
-        self.bipartite_sweep(a, b, axis, part);
+        });
     }
 
     /// Whether a bipartite call runs as the partitioned complete sweep of the union of its sets,
@@ -788,18 +771,10 @@ impl Sweep {
         Cells::build(shape, true, axis, &rows, order, dims, self.threads)
     }
 
-    /// The bipartite sweep proper along `axis`, task by task in order.
-    fn bipartite_sweep<C: Sweepable>(
-        &self,
-        a: &C,
-        b: &C,
-        axis: usize,
-        mut part: impl FnMut(Vec<(u32, u32)>),
-    ) {
+    /// The bipartite sweep proper along `axis`, its pairs appended to `out`.
+    fn bipartite_sweep<C: Sweepable>(&self, a: &C, b: &C, axis: usize, out: &mut Vec<(u32, u32)>) {
         let (a, b) = (a.sorted(axis), b.sorted(axis));
-        for p in self.bipartite_tasks(&a, &b, self.tasks(a.len + b.len)) {
-            part(p);
-        }
+        self.bipartite_into(&a, &b, self.tasks(a.len + b.len), out);
     }
 
     /// Whether a bipartite call runs as one batch of the small side's elements over the large
@@ -811,29 +786,28 @@ impl Sweep {
     }
 
     /// The bipartite sweep of sorted `a` and `b` in `tasks` stretches of their merged order (in
-    /// parallel with `rayon`).
-    fn bipartite_tasks(
+    /// parallel with `rayon`, [`run_tasks_into`]), its pairs appended to `out`.
+    fn bipartite_into(
         &self,
         a: &SortedBoxes,
         b: &SortedBoxes,
         tasks: usize,
-    ) -> Vec<Vec<(u32, u32)>> {
+        out: &mut Vec<(u32, u32)>,
+    ) {
         let stretches = merged_splits(a, b, tasks);
-        run_tasks(&stretches, |(a_range, b_range)| {
-            let mut out = Vec::new();
+        run_tasks_into(&stretches, self.threads, out, |(a_range, b_range), list| {
             let mut batch = Bipartite {
                 a,
                 b,
                 a_range: a_range.clone(),
                 b_range: b_range.clone(),
                 pair: |i, j| {
-                    out.push((i, j));
+                    list.push((i, j));
                     true
                 },
             };
             dispatch(self.backend, &mut batch);
-            out
-        })
+        });
     }
 }
 
@@ -937,63 +911,15 @@ impl<B, F: FnMut(u32, u32) -> ControlFlow<B>> Until<B, F> {
     }
 }
 
-/// Calls `f` on the pairs of `parts` in order until it breaks.
+/// Calls `f` on `pairs` in order until it breaks.
 fn feed<B>(
-    parts: impl IntoIterator<Item = Vec<(u32, u32)>>,
+    pairs: Vec<(u32, u32)>,
     mut f: impl FnMut(u32, u32) -> ControlFlow<B>,
 ) -> ControlFlow<B> {
-    for part in parts {
-        for (i, j) in part {
-            f(i, j)?;
-        }
+    for (i, j) in pairs {
+        f(i, j)?;
     }
     ControlFlow::Continue(())
-}
-
-/// The tasks' pair lists joined in order: the only one moved, several copied once into a vector
-/// of their total length ([`join_into`]).
-fn join(mut parts: Vec<Vec<(u32, u32)>>) -> Vec<(u32, u32)> {
-    if parts.len() == 1 {
-        return parts.pop().expect("one part");
-    }
-    let mut out = Vec::new();
-    join_into(parts, &mut out);
-    out
-}
-
-/// Pairs from which [`join_into`] copies the tasks' lists in parallel.
-const PARALLEL_JOIN_MIN: usize = 1 << 16;
-
-/// The tasks' pair lists copied in order into `out` (cleared first). Many pairs are copied in
-/// parallel (with `rayon`), each list into its own stretch of `out`, so that the copy, and in
-/// fresh memory its page faults, are split over the threads as the sweep was: copied one after
-/// the other, 1,100,000 pairs took 1-1.7 ms into reused memory and about 5 ms into fresh memory
-/// on the 2-vCPU Intel Xeon of 2026-11-27, where the sweep on two threads took 11.5 ms.
-/// Fresh memory comes zeroed from the allocator (untouched pages, faulted in by the copies);
-/// memory `out` already holds is zeroed first (the slices need initialised pairs).
-fn join_into(parts: Vec<Vec<(u32, u32)>>, out: &mut Vec<(u32, u32)>) {
-    let total = parts.iter().map(Vec::len).sum();
-    out.clear();
-    if total < PARALLEL_JOIN_MIN {
-        out.reserve(total);
-        for part in parts {
-            out.extend(part);
-        }
-        return;
-    }
-    if out.capacity() < total {
-        *out = vec![(0, 0); total];
-    } else {
-        out.resize(total, (0, 0));
-    }
-    let mut rest = &mut out[..];
-    let mut copies = Vec::with_capacity(parts.len());
-    for part in parts {
-        let (to, tail) = core::mem::take(&mut rest).split_at_mut(part.len());
-        copies.push((to, part));
-        rest = tail;
-    }
-    run_tasks_mut(&mut copies, |_, (to, part)| to.copy_from_slice(part));
 }
 
 /// Every overlapping pair `(i, j)`, `i < j`, of `boxes` (or spheres):
@@ -1232,7 +1158,7 @@ mod bipartite_batch_tests {
                     let s = Sweep::new().with_backend(bk).unwrap().with_threads(threads);
                     for (a, b, side) in [(small, large, "a small"), (large, small, "b small")] {
                         let mut want = Vec::new();
-                        s.bipartite_sweep(a, b, axis, |p| want.extend(p));
+                        s.bipartite_sweep(a, b, axis, &mut want);
                         let got = s.bipartite_batch(a, b, axis);
                         assert_eq!(got, want, "{what}, {side}: axis {axis} {bk:?} {threads}");
                     }
@@ -1315,7 +1241,7 @@ mod bipartite_batch_tests {
             let s = Sweep::new().with_threads(1);
             let axis = s.axis_index(&[&small, &large]);
             let mut want = Vec::new();
-            s.bipartite_sweep(&small, &large, axis, |p| want.extend(p));
+            s.bipartite_sweep(&small, &large, axis, &mut want);
             assert_eq!(s.bipartite_pairs(&small, &large), want, "{n}");
             let mut each = Vec::new();
             s.for_each_bipartite_pair(&small, &large, |i, j| each.push((i, j)));
