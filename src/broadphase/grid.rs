@@ -827,7 +827,7 @@ impl<S: PairSink> CompleteCells<'_, S> {
                         for (k, &t) in keyed.iter_mut().zip(&hits.lanes[first..hits.len]) {
                             *k = (u64::from(set.perm[t as usize]) << 32) | u64::from(t);
                         }
-                        keyed.sort_unstable();
+                        V::sort_keys(keyed);
                         for (slot, &k) in hits.lanes[first..hits.len].iter_mut().zip(keyed.iter()) {
                             *slot = k as u32;
                         }

@@ -18,6 +18,8 @@ use super::{Chunk, Lanes, WithLanes};
 use core::arch::x86_64::*;
 use core::mem::MaybeUninit;
 
+mod sort;
+
 /// Whether this CPU runs the AVX-512 tier (AVX-512F, AVX2, FMA and POPCNT). Detection is cached
 /// by std.
 #[inline]
@@ -204,6 +206,10 @@ impl Lanes for F32x16 {
         (bits & 0xffff).count_ones() as usize
     }
 
+    #[inline(always)]
+    fn sort_keys(keys: &mut [u64]) {
+        sort::sort_keys(keys);
+    }
     type F64 = F64x4;
 }
 
