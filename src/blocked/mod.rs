@@ -935,7 +935,8 @@ impl<'a, C: Blockable> BlockedPinned<'a, C> {
         let start = out.len();
         let sink = crate::query::sink::Indices::new(core::mem::take(out));
         *out = self.walk(query, walk::Indices(sink)).0.finish();
-        crate::radix::sort_indices(&mut out[start..], self.blocked.max_index());
+        let max = self.blocked.max_index();
+        dispatch(self.backend, walk::SortHits(&mut out[start..], max));
     }
 
     /// The indices of the primitives hit by `query`, ascending.

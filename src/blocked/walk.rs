@@ -184,6 +184,31 @@ impl<C: Blockable, Q: BlockQuery<C>> WithLanes for CountMany<'_, C, Q> {
     }
 }
 
+/// One query's hit list sorted ascending on the tier ([`sort_hits`]), every index at most the
+/// given max.
+pub(crate) struct SortHits<'a>(pub(crate) &'a mut [u32], pub(crate) u32);
+
+impl WithLanes for SortHits<'_> {
+    type Output = ();
+    #[inline(always)]
+    fn run<V: Lanes>(self) {
+        sort_hits::<V>(self.0, self.1);
+    }
+}
+
+/// `hits` sorted ascending, every index at most `max`: by the tier's sort where it has one for
+/// their count (`Lanes::try_sort_indices`: AVX-512 up to 1,024), else by
+/// `radix::sort_indices`. Measured (`extend_hits` of 1,000 box queries over 1,000,000 boxes,
+/// one thread, the Intel Xeon of 2026-11-29, the radix sort alone against this, in one
+/// process): about 11 hits per query 1.19-1.21x, 73 1.35-1.38x, 125 1.41x, 180 1.34x, 300
+/// 1.26x, 1,000 1.04x; 2 hits (100,000 or 1,000,000 boxes) 0.98-1.06x.
+#[inline(always)]
+fn sort_hits<V: Lanes>(hits: &mut [u32], max: u32) {
+    if !V::try_sort_indices(hits) {
+        crate::radix::sort_indices(hits, max);
+    }
+}
+
 /// The hit lists of a batch of queries, one dispatch: the hits of each query of `queries`
 /// taken in `order` appended to `indices` (sorted) and its end pushed to `offsets`.
 pub(crate) struct IndicesMany<'a, C: Blockable, Q> {
@@ -208,7 +233,7 @@ impl<C: Blockable, Q: BlockQuery<C>> WithLanes for IndicesMany<'_, C, Q> {
             *self.indices = walk::<V, C, Q, Indices>(self.blocked, q, Indices(sink))
                 .0
                 .finish();
-            crate::radix::sort_indices(&mut self.indices[start..], max);
+            sort_hits::<V>(&mut self.indices[start..], max);
             self.offsets.push(
                 u32::try_from(self.indices.len())
                     .expect("hits_many: more than u32::MAX hits in one batch"),
@@ -317,4 +342,70 @@ fn walk<V: Lanes, C: Blockable, Q: BlockQuery<C>, O: Out>(
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::lanes::{Backend, Lanes, WithLanes, dispatch};
+
+    /// `sort_hits` of each list (to its max) on tier `V`.
+    struct SortIndices(Vec<(Vec<u32>, u32)>);
+
+    impl WithLanes for SortIndices {
+        type Output = Vec<Vec<u32>>;
+        #[inline(always)]
+        fn run<V: Lanes>(self) -> Vec<Vec<u32>> {
+            self.0
+                .into_iter()
+                .map(|(mut v, max)| {
+                    super::sort_hits::<V>(&mut v, max);
+                    v
+                })
+                .collect()
+        }
+    }
+
+    /// `sort_hits` equals `sort_unstable` on every backend, for every length from 0 to 300
+    /// and some to 1,025 (every register count of the AVX-512 network with every fill of its
+    /// last register, its quicksort, whose splits fail on many equal values, and the radix sort
+    /// past it), on indices below maxima from 1 to `u32::MAX`, the extremes (`u32::MAX` is
+    /// also the network's padding), sorted, reversed and in runs.
+    #[test]
+    fn sort_hits_equals_sort_unstable_on_every_backend() {
+        let mut rng = crate::test_rng::XorShift64(0x5eed_0051_47ed);
+        let mut lists = Vec::new();
+        for len in (0..=300usize).chain([383, 500, 768, 1000, 1024, 1025]) {
+            for max in [1, 1000, 1_000_000, u32::MAX] {
+                let mut random: Vec<u32> = (0..len)
+                    .map(|_| (rng.next_u64() % (u64::from(max) + 1)) as u32)
+                    .collect();
+                lists.push((random.clone(), max));
+                let mut runs = random.clone();
+                for run in runs.chunks_mut(len / 4 + 1) {
+                    run.sort_unstable();
+                }
+                lists.push((runs, max));
+                random.sort_unstable();
+                lists.push((random.iter().rev().copied().collect(), max));
+                lists.push((random, max));
+            }
+            let extremes = (0..len)
+                .map(|_| [0, u32::MAX, 1, u32::MAX - 1][(rng.next_u64() % 4) as usize])
+                .collect();
+            lists.push((extremes, u32::MAX));
+        }
+        for &backend in Backend::available() {
+            let got = dispatch(backend, SortIndices(lists.clone()));
+            for (k, (got, (list, max))) in got.iter().zip(&lists).enumerate() {
+                let mut want = list.clone();
+                want.sort_unstable();
+                assert_eq!(
+                    got,
+                    &want,
+                    "{backend:?}: list {k} ({} indices to {max})",
+                    want.len()
+                );
+            }
+        }
+    }
 }

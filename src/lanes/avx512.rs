@@ -210,6 +210,10 @@ impl Lanes for F32x16 {
     fn sort_keys(keys: &mut [u64]) {
         sort::sort_keys(keys);
     }
+    #[inline(always)]
+    fn try_sort_indices(v: &mut [u32]) -> bool {
+        sort::try_sort_indices(v)
+    }
     type F64 = F64x4;
 }
 

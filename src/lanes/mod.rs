@@ -180,6 +180,16 @@ pub trait Lanes: Copy {
     fn sort_keys(keys: &mut [u64]) {
         keys.sort_unstable();
     }
+    /// Sorts hit indices `v` ascending (a blocked container's hit lists) if this tier has a sort
+    /// for their count, and returns whether it did (if not, the caller sorts them its own way).
+    /// A sort has one result, so every tier that sorts gives the same. The AVX-512 tier sorts up
+    /// to 1,024: in registers up to 128 (a bitonic network), by a quicksort into such parts
+    /// above; the others sort none.
+    #[inline(always)]
+    fn try_sort_indices(v: &mut [u32]) -> bool {
+        let _ = v;
+        false
+    }
     /// Number of set bits in a 16-bit chunk mask.
     #[inline(always)]
     fn count_chunk(bits: u32) -> usize {

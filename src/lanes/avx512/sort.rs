@@ -1,95 +1,208 @@
-//! Short `u64` sorts in registers: a bitonic network over up to eight 512-bit registers of eight
-//! keys each (64 keys), for the broadphase's hits gathered from several cells
-//! ([`Lanes::sort_keys`](super::Lanes::sort_keys)).
+//! Short sorts in registers: a bitonic network over up to eight 512-bit registers, of eight `u64`
+//! keys each (64 keys: the broadphase's hits gathered from several cells,
+//! [`Lanes::sort_keys`](super::Lanes::sort_keys)) or of sixteen `u32` (128 indices: a blocked
+//! container's hit lists, [`Lanes::try_sort_indices`](super::Lanes::try_sort_indices), which
+//! splits up to 1,024 by a quicksort first).
 //!
-//! A register is sorted by the six compare-exchange stages of an 8-key bitonic sort, each a
-//! lane permute, a `min`, a `max` and a blend. Runs of `s` sorted registers are merged pairwise:
-//! the first stage compares each register of the first run with the reversed mirror register of
-//! the second (so two ascending runs need no reversal first), the next ones compare registers
-//! `d = s/2, s/4, .., 1` apart, and each register finishes with the three in-register stages.
-//! Keys past the end pad the last registers as `u64::MAX`, which sort to the back and are not
-//! stored.
+//! A register is sorted by the compare-exchange stages of a bitonic sort over its lanes (six for
+//! eight lanes, ten for sixteen), each a lane permute, a `min`, a `max` and a blend. Runs of `s`
+//! sorted registers are merged pairwise: the first stage compares each register of the first
+//! run with the reversed mirror register of the second (so two ascending runs need no reversal
+//! first), the next ones compare registers `d = s/2, s/4, .., 1` apart, and each register
+//! finishes with the stages inside it. Keys past the end pad the last registers as the key
+//! type's maximum, which sorts to the back and is not stored.
 //!
 //! Safety: as the rest of the tier (see `super`'s safety model), these functions run only inside
 //! the AVX-512 entry point, where AVX-512F is known to be present.
 
 use core::arch::x86_64::*;
 
-/// Lane `i` of the permutation that pairs each lane with lane `i ^ j`.
-const fn partner(j: usize) -> [u64; 8] {
-    let mut lanes = [0; 8];
-    let mut i = 0;
-    while i < 8 {
-        lanes[i] = (i ^ j) as u64;
-        i += 1;
-    }
-    lanes
+/// A register of sorted keys' lanes: the operations the network needs.
+trait Keys: Copy {
+    /// The key type.
+    type Key: Copy;
+    /// Keys per register.
+    const LANES: usize;
+    /// Every lane the largest key.
+    fn pad() -> Self;
+    /// Lane-wise `(min, max)`.
+    fn min_max(self, o: Self) -> (Self, Self);
+    /// One compare-exchange stage: each lane against lane `i ^ j`, the lanes of `keeps_max`
+    /// taking the larger.
+    fn exchange(self, j: usize, keeps_max: u16) -> Self;
+    /// The lanes in reverse order.
+    fn reverse(self) -> Self;
+    /// `keys[at..]`'s first lanes (as many as there are, at least one), the rest the pad.
+    fn load(keys: &[Self::Key], at: usize) -> Self;
+    /// The first lanes into `keys[at..]` (as many as it holds, at least one).
+    fn store(self, keys: &mut [Self::Key], at: usize);
 }
 
-/// The lanes that keep the max in the stage `(k, j)` of an ascending bitonic sort: those whose
-/// bit `j` differs from their bit `k` (`k = 8`: bit `j` set).
-const fn keeps_max(k: usize, j: usize) -> u8 {
-    let mut mask = 0;
-    let mut i = 0;
-    while i < 8 {
-        if ((i & j) != 0) != ((i & k) != 0) {
-            mask |= 1 << i;
+/// Eight `u64` keys.
+#[derive(Clone, Copy)]
+struct U64x8(__m512i);
+
+/// Sixteen `u32` keys.
+#[derive(Clone, Copy)]
+struct U32x16(__m512i);
+
+/// The lane mask of the first `min(n, lanes)` lanes.
+#[inline(always)]
+fn first_lanes(n: usize, lanes: usize) -> u16 {
+    ((1u32 << n.min(lanes)) - 1) as u16
+}
+
+impl Keys for U64x8 {
+    type Key = u64;
+    const LANES: usize = 8;
+    #[inline(always)]
+    fn pad() -> Self {
+        // SAFETY: AVX-512F is present (module safety model).
+        U64x8(unsafe { _mm512_set1_epi64(-1) })
+    }
+    #[inline(always)]
+    fn min_max(self, o: Self) -> (Self, Self) {
+        // SAFETY: as in `pad`.
+        unsafe {
+            (
+                U64x8(_mm512_min_epu64(self.0, o.0)),
+                U64x8(_mm512_max_epu64(self.0, o.0)),
+            )
         }
-        i += 1;
     }
-    mask
-}
-
-/// The lanes in reverse order.
-const REVERSED: [u64; 8] = [7, 6, 5, 4, 3, 2, 1, 0];
-
-/// One compare-exchange stage inside a register: each lane against lane `i ^ J`, the lanes of
-/// `MAX` keeping the larger.
-#[inline(always)]
-fn stage<const J: usize, const MAX: u8>(v: __m512i) -> __m512i {
-    let lanes = const { partner(J) };
-    // SAFETY: AVX-512F is present (module safety model); the load reads the 64-byte constant.
-    unsafe {
-        let other = _mm512_permutexvar_epi64(_mm512_loadu_si512(lanes.as_ptr().cast()), v);
-        _mm512_mask_blend_epi64(MAX, _mm512_min_epu64(v, other), _mm512_max_epu64(v, other))
+    #[inline(always)]
+    fn exchange(self, j: usize, keeps_max: u16) -> Self {
+        // SAFETY: as in `pad`. (`j` and `keeps_max` are constants once the network is inlined.)
+        unsafe {
+            let lanes = _mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0);
+            let partner = _mm512_xor_si512(lanes, _mm512_set1_epi64(j as i64));
+            let other = _mm512_permutexvar_epi64(partner, self.0);
+            let (lo, hi) = (
+                _mm512_min_epu64(self.0, other),
+                _mm512_max_epu64(self.0, other),
+            );
+            U64x8(_mm512_mask_blend_epi64(keeps_max as u8, lo, hi))
+        }
+    }
+    #[inline(always)]
+    fn reverse(self) -> Self {
+        // SAFETY: as in `pad`.
+        U64x8(unsafe { _mm512_permutexvar_epi64(_mm512_set_epi64(0, 1, 2, 3, 4, 5, 6, 7), self.0) })
+    }
+    #[inline(always)]
+    fn load(keys: &[u64], at: usize) -> Self {
+        let lanes = first_lanes(keys.len() - at, 8) as u8;
+        // SAFETY: AVX-512F is present. The mask selects lanes `at .. min(len, at + 8)`, all
+        // inside `keys` (`at < len`, the caller's); masked-off lanes are neither read nor
+        // faulted on, and keep the pad.
+        U64x8(unsafe {
+            _mm512_mask_loadu_epi64(Self::pad().0, lanes, keys.as_ptr().add(at).cast())
+        })
+    }
+    #[inline(always)]
+    fn store(self, keys: &mut [u64], at: usize) {
+        let lanes = first_lanes(keys.len() - at, 8) as u8;
+        // SAFETY: as in `load`: the masked store writes only lanes inside `keys`, borrowed
+        // mutably.
+        unsafe { _mm512_mask_storeu_epi64(keys.as_mut_ptr().add(at).cast(), lanes, self.0) };
     }
 }
 
-/// The register's lanes reversed.
-#[inline(always)]
-fn reverse(v: __m512i) -> __m512i {
-    // SAFETY: as in `stage`.
-    unsafe { _mm512_permutexvar_epi64(_mm512_loadu_si512(REVERSED.as_ptr().cast()), v) }
+impl Keys for U32x16 {
+    type Key = u32;
+    const LANES: usize = 16;
+    #[inline(always)]
+    fn pad() -> Self {
+        // SAFETY: AVX-512F is present (module safety model).
+        U32x16(unsafe { _mm512_set1_epi32(-1) })
+    }
+    #[inline(always)]
+    fn min_max(self, o: Self) -> (Self, Self) {
+        // SAFETY: as in `pad`.
+        unsafe {
+            (
+                U32x16(_mm512_min_epu32(self.0, o.0)),
+                U32x16(_mm512_max_epu32(self.0, o.0)),
+            )
+        }
+    }
+    #[inline(always)]
+    fn exchange(self, j: usize, keeps_max: u16) -> Self {
+        // SAFETY: as in `pad`. (`j` and `keeps_max` are constants once the network is inlined.)
+        unsafe {
+            let lanes = _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+            let partner = _mm512_xor_si512(lanes, _mm512_set1_epi32(j as i32));
+            let other = _mm512_permutexvar_epi32(partner, self.0);
+            let (lo, hi) = (
+                _mm512_min_epu32(self.0, other),
+                _mm512_max_epu32(self.0, other),
+            );
+            U32x16(_mm512_mask_blend_epi32(keeps_max, lo, hi))
+        }
+    }
+    #[inline(always)]
+    fn reverse(self) -> Self {
+        // SAFETY: as in `pad`.
+        U32x16(unsafe {
+            let lanes = _mm512_set_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+            _mm512_permutexvar_epi32(lanes, self.0)
+        })
+    }
+    #[inline(always)]
+    fn load(keys: &[u32], at: usize) -> Self {
+        let lanes = first_lanes(keys.len() - at, 16);
+        // SAFETY: as `U64x8::load`, with sixteen lanes.
+        U32x16(unsafe {
+            _mm512_mask_loadu_epi32(Self::pad().0, lanes, keys.as_ptr().add(at).cast())
+        })
+    }
+    #[inline(always)]
+    fn store(self, keys: &mut [u32], at: usize) {
+        let lanes = first_lanes(keys.len() - at, 16);
+        // SAFETY: as `U64x8::store`, with sixteen lanes.
+        unsafe { _mm512_mask_storeu_epi32(keys.as_mut_ptr().add(at).cast(), lanes, self.0) };
+    }
 }
 
-/// `(min, max)` lane by lane.
+/// The lanes (of `lanes`) that keep the max in the stage `(k, j)` of an ascending bitonic sort:
+/// those whose bit `j` differs from their bit `k` (`k = lanes`: those with bit `j` set).
 #[inline(always)]
-fn min_max(a: __m512i, b: __m512i) -> (__m512i, __m512i) {
-    // SAFETY: AVX-512F is present (module safety model).
-    unsafe { (_mm512_min_epu64(a, b), _mm512_max_epu64(a, b)) }
+fn keeps_max(lanes: usize, k: usize, j: usize) -> u16 {
+    (0..lanes)
+        .filter(|&i| ((i & j) != 0) != ((i & k) != 0))
+        .fold(0, |mask, i| mask | (1 << i))
 }
 
-/// The last three stages: a register whose halves, quarters and pairs are in order between
-/// them (after the stages across registers) sorted ascending.
+/// The stages `(K::LANES, j)` for `j = LANES/2 .. 1`: a register whose halves, quarters and so
+/// on are in order between them (after the stages across registers) sorted ascending.
 #[inline(always)]
-fn finish(v: __m512i) -> __m512i {
-    let v = stage::<4, { keeps_max(8, 4) }>(v);
-    let v = stage::<2, { keeps_max(8, 2) }>(v);
-    stage::<1, { keeps_max(8, 1) }>(v)
+fn finish<K: Keys>(mut v: K) -> K {
+    let mut j = K::LANES / 2;
+    while j >= 1 {
+        v = v.exchange(j, keeps_max(K::LANES, K::LANES, j));
+        j /= 2;
+    }
+    v
 }
 
 /// One register sorted ascending.
 #[inline(always)]
-fn sort_register(v: __m512i) -> __m512i {
-    let v = stage::<1, { keeps_max(2, 1) }>(v);
-    let v = stage::<2, { keeps_max(4, 2) }>(v);
-    let v = stage::<1, { keeps_max(4, 1) }>(v);
+fn sort_register<K: Keys>(mut v: K) -> K {
+    let mut k = 2;
+    while k < K::LANES {
+        let mut j = k / 2;
+        while j >= 1 {
+            v = v.exchange(j, keeps_max(K::LANES, k, j));
+            j /= 2;
+        }
+        k *= 2;
+    }
     finish(v)
 }
 
-/// The `R` registers (a power of two) sorted ascending as one sequence of `8 R` keys.
+/// The `R` registers (a power of two) sorted ascending as one sequence of `LANES * R` keys.
 #[inline(always)]
-fn sort_registers<const R: usize>(r: &mut [__m512i; R]) {
+fn sort_registers<K: Keys, const R: usize>(r: &mut [K; R]) {
     for v in r.iter_mut() {
         *v = sort_register(*v);
     }
@@ -97,18 +210,18 @@ fn sort_registers<const R: usize>(r: &mut [__m512i; R]) {
     while s < R {
         for base in (0..R).step_by(2 * s) {
             // The first run's register i against the second run's mirror, reversed: lane l of
-            // the one meets key `16 s - 1 - (8 i + l)` of the two runs together.
+            // the one meets key `2 s LANES - 1 - (LANES i + l)` of the two runs together.
             for i in 0..s {
                 let (a, b) = (base + i, base + 2 * s - 1 - i);
-                let (lo, hi) = min_max(r[a], reverse(r[b]));
+                let (lo, hi) = r[a].min_max(r[b].reverse());
                 r[a] = lo;
-                r[b] = reverse(hi);
+                r[b] = hi.reverse();
             }
             let mut d = s / 2;
             while d >= 1 {
                 for group in (base..base + 2 * s).step_by(2 * d) {
                     for i in group..group + d {
-                        (r[i], r[i + d]) = min_max(r[i], r[i + d]);
+                        (r[i], r[i + d]) = r[i].min_max(r[i + d]);
                     }
                 }
                 d /= 2;
@@ -121,31 +234,21 @@ fn sort_registers<const R: usize>(r: &mut [__m512i; R]) {
     }
 }
 
-/// `keys` (at most `8 R`) sorted ascending in `R` registers.
+/// `keys` (at most `K::LANES * R`) sorted ascending in `R` registers.
 #[inline(always)]
-fn sort_in<const R: usize>(keys: &mut [u64]) {
+fn sort_in<K: Keys, const R: usize>(keys: &mut [K::Key]) {
     let n = keys.len();
-    assert!(n <= 8 * R, "{n} keys in {R} registers");
-    let tail = |at: usize| (((1u32 << (n - at).min(8)) - 1) & 0xff) as u8;
-    // SAFETY: AVX-512F is present (module safety model).
-    let pad = unsafe { _mm512_set1_epi64(-1) };
-    let mut r = [pad; R];
+    assert!(n <= K::LANES * R, "{n} keys in {R} registers");
+    let mut r = [K::pad(); R];
     for (k, v) in r.iter_mut().enumerate() {
-        let at = 8 * k;
-        if at < n {
-            // SAFETY: AVX-512F is present. The mask selects lanes `at .. min(n, at + 8)`, all
-            // inside `keys` (`at < n`); masked-off lanes are neither read nor faulted on, and
-            // take the pad.
-            *v = unsafe { _mm512_mask_loadu_epi64(pad, tail(at), keys.as_ptr().add(at).cast()) };
+        if K::LANES * k < n {
+            *v = K::load(keys, K::LANES * k);
         }
     }
     sort_registers(&mut r);
     for (k, v) in r.iter().enumerate() {
-        let at = 8 * k;
-        if at < n {
-            // SAFETY: as the load: the masked store writes only lanes inside `keys`, which is
-            // borrowed mutably.
-            unsafe { _mm512_mask_storeu_epi64(keys.as_mut_ptr().add(at).cast(), tail(at), *v) };
+        if K::LANES * k < n {
+            v.store(keys, K::LANES * k);
         }
     }
 }
@@ -155,10 +258,159 @@ fn sort_in<const R: usize>(keys: &mut [u64]) {
 pub(super) fn sort_keys(keys: &mut [u64]) {
     match keys.len() {
         0 | 1 => {}
-        2..=8 => sort_in::<1>(keys),
-        9..=16 => sort_in::<2>(keys),
-        17..=32 => sort_in::<4>(keys),
-        33..=64 => sort_in::<8>(keys),
+        2..=8 => sort_in::<U64x8, 1>(keys),
+        9..=16 => sort_in::<U64x8, 2>(keys),
+        17..=32 => sort_in::<U64x8, 4>(keys),
+        33..=64 => sort_in::<U64x8, 8>(keys),
         _ => keys.sort_unstable(),
     }
+}
+
+/// Indices sorted by a quicksort whose parts end in registers, up to this many; more by
+/// `radix::sort_indices`. Measured (lists of random indices below 1,000,000, one thread, the
+/// Intel Xeon of 2026-11-29; quicksort / radix, a probe of this code): 200 indices 0.44 / 1.33
+/// us, 500 1.87 / 3.28, 1,000 3.1 / 3.1-3.5, 3,000 10.6 / 8.4. In `Blocked<Aabbs>::extend_hits`
+/// over 1,000,000 boxes (1,000 box queries, about 1,000 hits each), a bound of 1,536 against
+/// 768 measured 1.04-1.06x against 1.04x.
+const QUICK_MAX: usize = 1024;
+
+/// Hit indices sorted ascending, if there are at most [`QUICK_MAX`]: in registers up to 128, by
+/// a quicksort into parts of at most 128 above. Returns whether it sorted them (longer lists
+/// are left to the caller's radix sort).
+#[inline(always)]
+pub(super) fn try_sort_indices(v: &mut [u32]) -> bool {
+    if v.len() <= 128 {
+        sort_short(v);
+    } else if v.len() <= QUICK_MAX {
+        let mut scratch = [0u32; QUICK_MAX];
+        let n = v.len();
+        // SAFETY: AVX-512F, AVX2, FMA and POPCNT are present (module safety model): the
+        // quicksort, a call of its own (it recurses), enables the tier's features as its entry
+        // point does.
+        unsafe { quicksort(v, &mut scratch[..n], true, MAX_DEPTH) };
+    } else {
+        return false;
+    }
+    true
+}
+
+/// At most 128 indices sorted in registers.
+#[inline(always)]
+fn sort_short(v: &mut [u32]) {
+    match v.len() {
+        0 | 1 => {}
+        2..=16 => sort_in::<U32x16, 1>(v),
+        17..=32 => sort_in::<U32x16, 2>(v),
+        33..=64 => sort_in::<U32x16, 4>(v),
+        _ => sort_in::<U32x16, 8>(v),
+    }
+}
+
+/// Partition levels a quicksort may take before it hands a part to `sort_unstable`: pivots that
+/// split off fewer than a sixteenth each time would need more.
+const MAX_DEPTH: u32 = 16;
+
+/// Sorts into `out` the indices held in `out` (`in_out`) or in `other` (as long): parts of at
+/// most 128 in registers, longer ones split at the median of 16 samples, each side's values
+/// moved into the other buffer. A split that leaves a side empty (many equal values), or a part
+/// still long after `depth` splits, is sorted by `sort_unstable`.
+#[target_feature(enable = "avx512f,avx2,fma,popcnt")]
+fn quicksort(out: &mut [u32], other: &mut [u32], in_out: bool, depth: u32) {
+    let n = out.len();
+    if n <= 128 || depth == 0 {
+        if !in_out {
+            out.copy_from_slice(other);
+        }
+        if n <= 128 {
+            sort_short(out);
+        } else {
+            out.sort_unstable();
+        }
+        return;
+    }
+    let left = if in_out {
+        partition(out, other)
+    } else {
+        partition(other, out)
+    };
+    // Every value is in the other buffer now.
+    if left == 0 || left == n {
+        if in_out {
+            out.copy_from_slice(other);
+        }
+        out.sort_unstable();
+        return;
+    }
+    let (out_left, out_right) = out.split_at_mut(left);
+    let (other_left, other_right) = other.split_at_mut(left);
+    quicksort(out_left, other_left, !in_out, depth - 1);
+    quicksort(out_right, other_right, !in_out, depth - 1);
+}
+
+/// Moves the values of `from` (more than 32) into `to` (as long): those below the median of 16
+/// samples to its front, in their order, the others to its back; returns how many went to the
+/// front.
+#[inline(always)]
+fn partition(from: &[u32], to: &mut [u32]) -> usize {
+    let n = from.len();
+    assert!(
+        n > 32 && to.len() == n,
+        "partition of {n} values into {}",
+        to.len()
+    );
+    let mut samples = [0u32; 16];
+    for (k, s) in samples.iter_mut().enumerate() {
+        *s = from[k * (n / 16)];
+    }
+    let sorted = sort_register(U32x16::load(&samples, 0));
+    sorted.store(&mut samples, 0);
+    // SAFETY: AVX-512F is present (module safety model).
+    let pivot = unsafe { _mm512_set1_epi32(samples[8] as i32) };
+    let (mut left, mut right, mut i) = (0, 0, 0);
+    // Whole registers stored at both ends while 32 values or more are left: the front's store
+    // writes 16 lanes from `left`, the back's ends at `n - right`, and the lanes past the
+    // values each keeps fall in the gap between the two ends, which the values not yet moved
+    // (at least 16 more than this register's) keep open.
+    while i + 32 <= n {
+        // SAFETY: AVX-512F is present. `from[i..i + 16]` is inside `from` (`i + 32 <= n`). The
+        // front store writes `to[left..left + 16]` and the back store `to[n - right - 16 ..
+        // n - right]`, both inside `to` (`left + right = i <= n - 32`); each register holds
+        // initialised `u32` values in every lane.
+        unsafe {
+            let x = _mm512_loadu_si512(from.as_ptr().add(i).cast());
+            let below = _mm512_cmplt_epu32_mask(x, pivot);
+            let taken = below.count_ones() as usize;
+            // The kept values into the register's top lanes.
+            let back = _mm512_maskz_expand_epi32(
+                (0xffff_u32 << taken) as u16,
+                _mm512_maskz_compress_epi32(!below, x),
+            );
+            _mm512_storeu_si512(to.as_mut_ptr().add(n - right - 16).cast(), back);
+            let front = _mm512_maskz_compress_epi32(below, x);
+            _mm512_storeu_si512(to.as_mut_ptr().add(left).cast(), front);
+            left += taken;
+            right += 16 - taken;
+        }
+        i += 16;
+    }
+    // The last values, each side's register compressed and stored under a mask.
+    while i < n {
+        let lanes = first_lanes(n - i, 16);
+        let x = U32x16::load(from, i).0;
+        // SAFETY: AVX-512F is present. The masked stores write `taken` lanes from `left` and
+        // `count - taken` lanes ending at `n - right`: `left + right = i` and `count = min(16,
+        // n - i)`, so both stay inside `to` and off the values already moved.
+        unsafe {
+            let below = _mm512_cmplt_epu32_mask(x, pivot) & lanes;
+            let taken = below.count_ones() as usize;
+            let kept = (lanes.count_ones() as usize) - taken;
+            _mm512_mask_compressstoreu_epi32(to.as_mut_ptr().add(left).cast(), below, x);
+            let back = to.as_mut_ptr().add(n - right - kept);
+            _mm512_mask_compressstoreu_epi32(back.cast(), !below & lanes, x);
+            left += taken;
+            right += kept;
+        }
+        i += 16;
+    }
+    left
 }
