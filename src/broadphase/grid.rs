@@ -724,17 +724,48 @@ pub(super) struct CompleteCells<'a, S: PairSink> {
 
 /// Where a complete sweep's pairs go, a batch at a time.
 pub(super) trait PairSink {
-    /// Takes a batch of pairs, in order; `false`: stop the sweep.
-    fn take(&mut self, pairs: &[(u32, u32)]) -> bool;
+    /// Takes a batch of pairs, in order, made by the first `done` of the `total` elements the
+    /// sweep takes; `false`: stop the sweep.
+    fn take(&mut self, pairs: &[(u32, u32)], done: usize, total: usize) -> bool;
 }
 
-/// A vector: a batch is appended in one copy.
+/// A vector: a batch is appended in one copy. When it must grow, it grows to the pairs the
+/// sweep's rate so far predicts for all its elements (an eighth more), at most four times what
+/// it needs then (a rate taken early, from a dense start, may be far off), at least twice what
+/// it holds. Growing by doubling alone, a vector the allocator cannot extend in place is copied
+/// at each step: on Terdiman's 100,000 boxes (1.1 million pairs, 9 MB), with other vectors of
+/// that size made between the calls as in the bench, those copies were about 1.5 % of a
+/// one-thread call into a new vector (perf). With the prediction (and `complete_pairs` giving
+/// back a capacity over twice its pairs), such calls were 1.11-1.14x faster in one process (four
+/// runs; two threads 1.13x, 100,000 spheres 1.04x), a reused vector 1.03x, 10,000 boxes 1.02x.
+/// The Intel Xeon of 2026-11-29.
 impl PairSink for &mut Vec<(u32, u32)> {
     #[inline(always)]
-    fn take(&mut self, pairs: &[(u32, u32)]) -> bool {
+    fn take(&mut self, pairs: &[(u32, u32)], done: usize, total: usize) -> bool {
+        let need = self.len() + pairs.len();
+        if need > self.capacity() {
+            grow_for_rate(self, need, done, total);
+        }
         self.extend_from_slice(pairs);
         true
     }
+}
+
+/// Grows `out` to hold at least `need` pairs, and what the rate of `need` pairs from `done` of
+/// `total` elements predicts for all of them (see the `PairSink` impl for `&mut Vec`).
+#[cold]
+#[inline(never)]
+fn grow_for_rate(out: &mut Vec<(u32, u32)>, need: usize, done: usize, total: usize) {
+    let predicted = (need as u64)
+        .saturating_mul(total as u64)
+        .checked_div(done as u64)
+        .map_or(need, |p| usize::try_from(p).unwrap_or(usize::MAX));
+    let capacity = predicted
+        .saturating_add(predicted / 8)
+        .min(need.saturating_mul(4))
+        .max(need)
+        .max(out.capacity().saturating_mul(2));
+    out.reserve_exact(capacity - out.len());
 }
 
 /// A callback per pair, `false` to stop.
@@ -742,7 +773,7 @@ pub(super) struct Each<F: FnMut(u32, u32) -> bool>(pub(super) F);
 
 impl<F: FnMut(u32, u32) -> bool> PairSink for Each<F> {
     #[inline(always)]
-    fn take(&mut self, pairs: &[(u32, u32)]) -> bool {
+    fn take(&mut self, pairs: &[(u32, u32)], _: usize, _: usize) -> bool {
         for &(a, b) in pairs {
             if !(self.0)(a, b) {
                 return false;
@@ -853,7 +884,8 @@ impl<S: PairSink> CompleteCells<'_, S> {
             for (p, (&b, &a)) in pairs.iter_mut().zip(batch) {
                 *p = (a.min(b), a.max(b));
             }
-            if !self.sink.take(&pairs[..hits.len]) {
+            let (done, total) = (s - self.range.start, self.range.len());
+            if !self.sink.take(&pairs[..hits.len], done, total) {
                 return;
             }
         }
@@ -968,6 +1000,30 @@ mod tests {
             }
         }
         out
+    }
+
+    /// A pair vector grows to hold what it needs, to at least twice what it held, to the
+    /// predicted count (an eighth more) where that is larger, and never past four times its need,
+    /// whatever the rate: none, every element done, or counts near the top of `usize`.
+    #[test]
+    fn pair_vectors_grow_to_the_predicted_count_within_bounds() {
+        for (held, need, done, total, want) in [
+            (0, 2048, 100, 10_000, 4 * 2048),
+            (2048, 4096, 5_000, 10_000, 9216),
+            (4096, 4100, 9_999, 10_000, 8192),
+            (0, 10, 0, 10, 11),
+            (0, 10, 10, 0, 10),
+            (100, 300, 1, usize::MAX, 1200),
+        ] {
+            let mut out: Vec<(u32, u32)> = Vec::with_capacity(held);
+            out.resize(held, (0, 0));
+            super::grow_for_rate(&mut out, need, done, total);
+            assert_eq!(
+                out.capacity(),
+                want,
+                "held {held}, need {need}, {done} of {total}"
+            );
+        }
     }
 
     /// The cell sizes from the difference grid equal a count over each element's cells, on

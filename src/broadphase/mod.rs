@@ -429,6 +429,7 @@ impl Sweep {
     pub fn complete_pairs<C: Sweepable>(&self, boxes: &C) -> Vec<(u32, u32)> {
         let mut out = Vec::new();
         self.complete_into(&self.cells(boxes), &mut out);
+        shrink_if_loose(&mut out);
         out
     }
 
@@ -615,6 +616,7 @@ impl Sweep {
                 // A cross pair of the union is (b's, a's): `i < nb <= j`.
                 *pair = (pair.1 - nb, pair.0);
             }
+            shrink_if_loose(&mut out);
             return out;
         }
         self.bipartite_sweep(a, b, axis, &mut out);
@@ -908,6 +910,15 @@ impl<B, F: FnMut(u32, u32) -> ControlFlow<B>> Until<B, F> {
             Some(b) => ControlFlow::Break(b),
             None => ControlFlow::Continue(()),
         }
+    }
+}
+
+/// Gives back the capacity of a new pair vector more than twice as large as its pairs (the sweep
+/// grows it by its predicted count, see `grid::PairSink`, which a rate that falls late can
+/// leave loose; doubling alone leaves it at most twice as large).
+fn shrink_if_loose(pairs: &mut Vec<(u32, u32)>) {
+    if pairs.capacity() / 2 > pairs.len() {
+        pairs.shrink_to_fit();
     }
 }
 
