@@ -9,6 +9,9 @@
 // BENCHTERD=1: the bench's own Terdiman scene (its seed, `rand_xoshiro`) instead of the xorshift
 // one; BSPH=1: the spheres are the boxes' bounding spheres (`Sphere::from_aabb`). The runs of
 // 2026-11-29 (366841a, 6e3e75a) used BENCHTERD=1, with `old` the parent commit.
+// FRESH=1: `complete_pairs` into a new vector each call (not `complete_pairs_into`); OTHER=1:
+// a vector of 1,143,694 pairs pushed one by one and kept before each timed call, as the
+// bench's other rows do (session 27's runs of the pair vector's growth, 0b67add).
 use std::time::Instant;
 macro_rules! scene {
     ($m:ident, $n:expr, $sph:expr) => {{
@@ -43,14 +46,20 @@ fn main() {
     let so = old::broadphase::Sweep::new().with_threads(threads);
     let sn = new::broadphase::Sweep::new().with_threads(threads);
     let reps = (100_000 / n).max(1);
+    let fresh = std::env::var("FRESH").is_ok();
+    let other = std::env::var("OTHER").is_ok();
+    let (mut c1, mut c2): (Vec<(u32, u32)>, Vec<(u32, u32)>) = (Vec::new(), Vec::new());
+    let mut churn = |c: &mut Vec<(u32, u32)>| if other { let mut v = Vec::new(); for k in 0..1_143_694u32 { v.push((k, k ^ 5)); } *c = std::hint::black_box(v); };
     let (mut to, mut tn, mut ratio) = (Vec::new(), Vec::new(), Vec::new());
     let (mut po, mut pn) = (Vec::new(), Vec::new());
     for _ in 0..rounds {
+        churn(&mut c1);
         let t = Instant::now();
-        for _ in 0..reps { if sph { so.complete_pairs_into(&os, &mut po) } else { so.complete_pairs_into(&ob, &mut po) } }
+        for _ in 0..reps { if fresh { po = if sph { so.complete_pairs(&os) } else { so.complete_pairs(&ob) } } else if sph { so.complete_pairs_into(&os, &mut po) } else { so.complete_pairs_into(&ob, &mut po) } }
         let a = t.elapsed().as_secs_f64() * 1e3 / reps as f64;
+        churn(&mut c2);
         let t = Instant::now();
-        for _ in 0..reps { if sph { sn.complete_pairs_into(&ns, &mut pn) } else { sn.complete_pairs_into(&nb, &mut pn) } }
+        for _ in 0..reps { if fresh { pn = if sph { sn.complete_pairs(&ns) } else { sn.complete_pairs(&nb) } } else if sph { sn.complete_pairs_into(&ns, &mut pn) } else { sn.complete_pairs_into(&nb, &mut pn) } }
         let b = t.elapsed().as_secs_f64() * 1e3 / reps as f64;
         assert_eq!(po, pn, "same pairs, same order");
         to.push(a); tn.push(b); ratio.push(a / b);
