@@ -22,6 +22,8 @@ use super::{Chunk, Lanes, Lanes64, WithLanes, left_pack_table};
 use core::arch::x86_64::*;
 use core::mem::MaybeUninit;
 
+mod sort;
+
 /// Whether this CPU runs the AVX2 tier (AVX2, FMA and POPCNT). Detection is cached by std.
 #[inline]
 pub(super) fn is_available() -> bool {
@@ -205,6 +207,10 @@ impl Lanes for F32x8 {
         };
         // The same two stores as the index writer's.
         Self::store_chunk_indices(bits, 0, packed, out)
+    }
+    #[inline(always)]
+    fn try_sort_indices(v: &mut [u32]) -> bool {
+        sort::try_sort_indices(v)
     }
     #[inline(always)]
     fn write_block_indices(bits: u32, base: u32, out: &mut [u32; 16]) -> usize {

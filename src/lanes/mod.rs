@@ -32,6 +32,8 @@ mod avx512;
 mod backend;
 mod chunk;
 mod dispatch;
+#[cfg(target_arch = "x86_64")]
+mod network;
 pub(crate) mod scalar;
 mod sse;
 
@@ -184,7 +186,7 @@ pub trait Lanes: Copy {
     /// for their count, and returns whether it did (if not, the caller sorts them its own way).
     /// A sort has one result, so every tier that sorts gives the same. The AVX-512 tier sorts up
     /// to 1,024: in registers up to 128 (a bitonic network), by a quicksort into such parts
-    /// above; the others sort none.
+    /// above; the AVX2 tier up to 128 in registers; the others sort none.
     #[inline(always)]
     fn try_sort_indices(v: &mut [u32]) -> bool {
         let _ = v;

@@ -1,42 +1,14 @@
-//! Short sorts in registers: a bitonic network over up to eight 512-bit registers, of eight `u64`
-//! keys each (64 keys: the broadphase's hits gathered from several cells,
-//! [`Lanes::sort_keys`](super::Lanes::sort_keys)) or of sixteen `u32` (128 indices: a blocked
-//! container's hit lists, [`Lanes::try_sort_indices`](super::Lanes::try_sort_indices), which
-//! splits up to 1,024 by a quicksort first).
-//!
-//! A register is sorted by the compare-exchange stages of a bitonic sort over its lanes (six for
-//! eight lanes, ten for sixteen), each a lane permute, a `min`, a `max` and a blend. Runs of `s`
-//! sorted registers are merged pairwise: the first stage compares each register of the first
-//! run with the reversed mirror register of the second (so two ascending runs need no reversal
-//! first), the next ones compare registers `d = s/2, s/4, .., 1` apart, and each register
-//! finishes with the stages inside it. Keys past the end pad the last registers as the key
-//! type's maximum, which sorts to the back and is not stored.
+//! The AVX-512 tier's short sorts: the register network of [`network`](super::super::network)
+//! on eight `u64` lanes (64 keys: the broadphase's hits gathered from several cells,
+//! [`Lanes::sort_keys`](super::Lanes::sort_keys)) and on sixteen `u32` lanes (128 indices: a
+//! blocked container's hit lists, [`Lanes::try_sort_indices`](super::Lanes::try_sort_indices)),
+//! and above 128 indices, up to 1,024, a quicksort whose parts end in the network.
 //!
 //! Safety: as the rest of the tier (see `super`'s safety model), these functions run only inside
 //! the AVX-512 entry point, where AVX-512F is known to be present.
 
+use super::super::network::{Keys, sort_in, sort_register};
 use core::arch::x86_64::*;
-
-/// A register of sorted keys' lanes: the operations the network needs.
-trait Keys: Copy {
-    /// The key type.
-    type Key: Copy;
-    /// Keys per register.
-    const LANES: usize;
-    /// Every lane the largest key.
-    fn pad() -> Self;
-    /// Lane-wise `(min, max)`.
-    fn min_max(self, o: Self) -> (Self, Self);
-    /// One compare-exchange stage: each lane against lane `i ^ j`, the lanes of `keeps_max`
-    /// taking the larger.
-    fn exchange(self, j: usize, keeps_max: u16) -> Self;
-    /// The lanes in reverse order.
-    fn reverse(self) -> Self;
-    /// `keys[at..]`'s first lanes (as many as there are, at least one), the rest the pad.
-    fn load(keys: &[Self::Key], at: usize) -> Self;
-    /// The first lanes into `keys[at..]` (as many as it holds, at least one).
-    fn store(self, keys: &mut [Self::Key], at: usize);
-}
 
 /// Eight `u64` keys.
 #[derive(Clone, Copy)]
@@ -161,95 +133,6 @@ impl Keys for U32x16 {
         let lanes = first_lanes(keys.len() - at, 16);
         // SAFETY: as `U64x8::store`, with sixteen lanes.
         unsafe { _mm512_mask_storeu_epi32(keys.as_mut_ptr().add(at).cast(), lanes, self.0) };
-    }
-}
-
-/// The lanes (of `lanes`) that keep the max in the stage `(k, j)` of an ascending bitonic sort:
-/// those whose bit `j` differs from their bit `k` (`k = lanes`: those with bit `j` set).
-#[inline(always)]
-fn keeps_max(lanes: usize, k: usize, j: usize) -> u16 {
-    (0..lanes)
-        .filter(|&i| ((i & j) != 0) != ((i & k) != 0))
-        .fold(0, |mask, i| mask | (1 << i))
-}
-
-/// The stages `(K::LANES, j)` for `j = LANES/2 .. 1`: a register whose halves, quarters and so
-/// on are in order between them (after the stages across registers) sorted ascending.
-#[inline(always)]
-fn finish<K: Keys>(mut v: K) -> K {
-    let mut j = K::LANES / 2;
-    while j >= 1 {
-        v = v.exchange(j, keeps_max(K::LANES, K::LANES, j));
-        j /= 2;
-    }
-    v
-}
-
-/// One register sorted ascending.
-#[inline(always)]
-fn sort_register<K: Keys>(mut v: K) -> K {
-    let mut k = 2;
-    while k < K::LANES {
-        let mut j = k / 2;
-        while j >= 1 {
-            v = v.exchange(j, keeps_max(K::LANES, k, j));
-            j /= 2;
-        }
-        k *= 2;
-    }
-    finish(v)
-}
-
-/// The `R` registers (a power of two) sorted ascending as one sequence of `LANES * R` keys.
-#[inline(always)]
-fn sort_registers<K: Keys, const R: usize>(r: &mut [K; R]) {
-    for v in r.iter_mut() {
-        *v = sort_register(*v);
-    }
-    let mut s = 1;
-    while s < R {
-        for base in (0..R).step_by(2 * s) {
-            // The first run's register i against the second run's mirror, reversed: lane l of
-            // the one meets key `2 s LANES - 1 - (LANES i + l)` of the two runs together.
-            for i in 0..s {
-                let (a, b) = (base + i, base + 2 * s - 1 - i);
-                let (lo, hi) = r[a].min_max(r[b].reverse());
-                r[a] = lo;
-                r[b] = hi.reverse();
-            }
-            let mut d = s / 2;
-            while d >= 1 {
-                for group in (base..base + 2 * s).step_by(2 * d) {
-                    for i in group..group + d {
-                        (r[i], r[i + d]) = r[i].min_max(r[i + d]);
-                    }
-                }
-                d /= 2;
-            }
-        }
-        for v in r.iter_mut() {
-            *v = finish(*v);
-        }
-        s *= 2;
-    }
-}
-
-/// `keys` (at most `K::LANES * R`) sorted ascending in `R` registers.
-#[inline(always)]
-fn sort_in<K: Keys, const R: usize>(keys: &mut [K::Key]) {
-    let n = keys.len();
-    assert!(n <= K::LANES * R, "{n} keys in {R} registers");
-    let mut r = [K::pad(); R];
-    for (k, v) in r.iter_mut().enumerate() {
-        if K::LANES * k < n {
-            *v = K::load(keys, K::LANES * k);
-        }
-    }
-    sort_registers(&mut r);
-    for (k, v) in r.iter().enumerate() {
-        if K::LANES * k < n {
-            v.store(keys, K::LANES * k);
-        }
     }
 }
 
