@@ -4,6 +4,8 @@
 //! changed, `new` = the change), every answer asserted equal, interleaved rounds, medians and
 //! the median of per-round ratios. Cargo.toml: `old = { path = "...", package = "bvlanes" }`,
 //! `new = { ... }`, `rand_xoshiro = "0.8.1"`.
+//! BK=avx2: both sides on the AVX2 tier (`with_backend`), else the detected one (session 27's
+//! runs of the hit lists' sorts in registers, 283a6ee and 2fde21a).
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rand_xoshiro::rand_core::{Rng, SeedableRng};
 use std::time::Instant;
@@ -29,9 +31,10 @@ fn main() {
     for (a, b) in qo.iter().zip(&qn) { assert_eq!(bo.hits(a).collect::<Vec<u32>>(), bn.hits(b).collect::<Vec<u32>>()); }
     let (mut to, mut tn, mut r) = (vec![], vec![], vec![]);
     let mut out = Vec::new();
+    let avx2 = std::env::var("BK").is_ok_and(|b| b == "avx2");
     for _ in 0..rounds {
-        let t = Instant::now(); for x in &qo { out.clear(); bo.extend_hits(x, &mut out); } let a = t.elapsed().as_secs_f64() * 1e3;
-        let t = Instant::now(); for x in &qn { out.clear(); bn.extend_hits(x, &mut out); } let b = t.elapsed().as_secs_f64() * 1e3;
+        let t = Instant::now(); for x in &qo { out.clear(); if avx2 { bo.with_backend(old::Backend::Avx2).unwrap().extend_hits(x, &mut out) } else { bo.extend_hits(x, &mut out) } } let a = t.elapsed().as_secs_f64() * 1e3;
+        let t = Instant::now(); for x in &qn { out.clear(); if avx2 { bn.with_backend(new::Backend::Avx2).unwrap().extend_hits(x, &mut out) } else { bn.extend_hits(x, &mut out) } } let b = t.elapsed().as_secs_f64() * 1e3;
         to.push(a); tn.push(b); r.push(a / b);
     }
     let med = |v: &mut Vec<f64>| { v.sort_by(f64::total_cmp); v[v.len() / 2] };
