@@ -200,8 +200,8 @@ impl WithLanes for SortHits<'_> {
 /// their count (`Lanes::try_sort_indices`: AVX-512 up to 1,024, AVX2 up to 128), else by
 /// `radix::sort_indices`. Measured on AVX-512 (`extend_hits` of 1,000 box queries over
 /// 1,000,000 boxes, one thread, the Intel Xeon of 2026-11-29, the radix sort alone against
-/// this, in one process): about 11 hits per query 1.19-1.21x, 73 1.35-1.38x, 125 1.41x, 180 1.34x, 300
-/// 1.26x, 1,000 1.04x; 2 hits (100,000 or 1,000,000 boxes) 0.98-1.06x.
+/// this, in one process): about 11 hits per query 1.19-1.21x, 73 1.34-1.38x, 125 1.41x, 180
+/// 1.34-1.37x, 300 1.26x, 1,000 1.02-1.06x; 2 hits (100,000 or 1,000,000 boxes) 0.98-1.06x.
 #[inline(always)]
 fn sort_hits<V: Lanes>(hits: &mut [u32], max: u32) {
     if !V::try_sort_indices(hits) {
