@@ -234,8 +234,6 @@ fn place_listings(
         let cells =
             if t == 0 { 0 } else { cuts[t - 1] }..cuts.get(t).copied().unwrap_or(first.len());
         parts.push(Listings {
-            whole: cuts.is_empty(),
-            prefetch: end >= PREFETCH_MIN_LANES,
             fill: first[cells.clone()].to_vec(),
             cells,
             first_lane: from,
@@ -247,6 +245,8 @@ fn place_listings(
         (by_lane, misses, from) = (b_rest, m_rest, to);
     }
     let source = Source {
+        one_share: cuts.is_empty(),
+        prefetch: end >= PREFETCH_MIN_LANES,
         stride,
         rows,
         order,
@@ -256,10 +256,14 @@ fn place_listings(
     crate::tasks::run_tasks_mut(&mut parts, |_, part| part.place(source));
 }
 
-/// What every share of [`place_listings`] reads: the set's columns per chunk, the rows, the
-/// sweep order, each sorted position's cell ranges and the cells per grid row.
+/// What every share of [`place_listings`] reads: whether there is one share (its cells all the
+/// cells), whether to ask for the lines of chunks ahead ([`CHUNKS_AHEAD`]), the set's columns
+/// per chunk, the rows, the sweep order, each sorted position's cell ranges and the cells per
+/// grid row.
 #[derive(Clone, Copy)]
 struct Source<'a> {
+    one_share: bool,
+    prefetch: bool,
     stride: usize,
     rows: &'a [Row],
     order: &'a [u32],
@@ -285,10 +289,6 @@ const PREFETCH_MIN_LANES: usize = if cfg!(test) { 64 } else { 1 << 16 };
 /// `first_lane` (the slices' first entries).
 struct Listings<'a> {
     cells: Range<usize>,
-    /// Whether `cells` are all the cells (one share).
-    whole: bool,
-    /// Whether to ask for the lines of chunks ahead ([`CHUNKS_AHEAD`]).
-    prefetch: bool,
     /// Per cell of `cells`: its next free lane.
     fill: Vec<usize>,
     first_lane: usize,
@@ -306,7 +306,7 @@ impl Listings<'_> {
     fn place(&mut self, source: Source) {
         // Two copies of the loop, so that the one without the hints is the loop as it was
         // before them (in the same loop, a branch on a flag cost 10,000 boxes 2-3 %).
-        if self.prefetch {
+        if source.prefetch {
             self.place_all::<true>(source);
         } else {
             self.place_all::<false>(source);
@@ -317,13 +317,14 @@ impl Listings<'_> {
     fn place_all<const PREFETCH: bool>(&mut self, source: Source) {
         const BLOCK: usize = 256;
         let Source {
+            one_share,
             rows,
             order,
             spans,
             gz,
             ..
         } = source;
-        if self.whole {
+        if one_share {
             // Every cell: every element.
             for s in 0..spans.len() {
                 prefetch_row(rows, order, s + ROWS_AHEAD);
@@ -378,6 +379,7 @@ impl Listings<'_> {
             order,
             spans,
             gz,
+            ..
         } = source;
         let cells = &self.cells;
         let (i, [y0, y1, z0, z1]) = (order[s], spans[s].map(usize::from));
