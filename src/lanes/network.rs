@@ -45,7 +45,7 @@ fn keeps_max(lanes: usize, k: usize, j: usize) -> u16 {
 /// The stages `(K::LANES, j)` for `j = LANES/2 .. 1`: a register whose halves, quarters and so
 /// on are in order between them (after the stages across registers) sorted ascending.
 #[inline(always)]
-pub(super) fn finish<K: Keys>(mut v: K) -> K {
+fn finish<K: Keys>(mut v: K) -> K {
     let mut j = K::LANES / 2;
     while j >= 1 {
         v = v.exchange(j, keeps_max(K::LANES, K::LANES, j));
@@ -71,7 +71,7 @@ pub(super) fn sort_register<K: Keys>(mut v: K) -> K {
 
 /// The `R` registers (a power of two) sorted ascending as one sequence of `LANES * R` keys.
 #[inline(always)]
-pub(super) fn sort_registers<K: Keys, const R: usize>(r: &mut [K; R]) {
+fn sort_registers<K: Keys, const R: usize>(r: &mut [K; R]) {
     for v in r.iter_mut() {
         *v = sort_register(*v);
     }
@@ -105,7 +105,7 @@ pub(super) fn sort_registers<K: Keys, const R: usize>(r: &mut [K; R]) {
 
 /// `keys` (at most `K::LANES * R`) sorted ascending in `R` registers.
 #[inline(always)]
-pub(super) fn sort_in<K: Keys, const R: usize>(keys: &mut [K::Key]) {
+fn sort_in<K: Keys, const R: usize>(keys: &mut [K::Key]) {
     let n = keys.len();
     assert!(n <= K::LANES * R, "{n} keys in {R} registers");
     let mut r = [K::pad(); R];
@@ -120,4 +120,22 @@ pub(super) fn sort_in<K: Keys, const R: usize>(keys: &mut [K::Key]) {
             v.store(keys, K::LANES * k);
         }
     }
+}
+
+/// `keys` sorted ascending in the fewest registers of `K` that hold them (1, 2, 4, 8, or 16 if
+/// `max_registers` allows it), returning `true`; `false`, leaving them as they are, if they
+/// need more than `max_registers` (8 or 16, a constant at every call). The one length dispatch
+/// of every tier's short sorts.
+#[inline(always)]
+pub(super) fn sort_short<K: Keys>(keys: &mut [K::Key], max_registers: usize) -> bool {
+    match keys.len().div_ceil(K::LANES) {
+        _ if keys.len() < 2 => {}
+        1 => sort_in::<K, 1>(keys),
+        2 => sort_in::<K, 2>(keys),
+        3 | 4 => sort_in::<K, 4>(keys),
+        5..=8 if max_registers >= 8 => sort_in::<K, 8>(keys),
+        9..=16 if max_registers >= 16 => sort_in::<K, 16>(keys),
+        _ => return false,
+    }
+    true
 }

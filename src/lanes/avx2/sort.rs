@@ -7,7 +7,7 @@
 //! Safety: as the rest of the tier (see `super`'s safety model), these functions run only inside
 //! the AVX2 entry point, where AVX2 is known to be present.
 
-use super::super::network::{Keys, sort_in};
+use super::super::network::{Keys, sort_short};
 use core::arch::x86_64::*;
 
 /// Eight `u32` keys.
@@ -98,14 +98,5 @@ impl Keys for U32x8 {
 /// 1.18-1.19x (0.99-1.01x when the network stopped at 64), 125 1.11x, 2 1.04x.
 #[inline(always)]
 pub(super) fn try_sort_indices(v: &mut [u32]) -> bool {
-    match v.len() {
-        0 | 1 => {}
-        2..=8 => sort_in::<U32x8, 1>(v),
-        9..=16 => sort_in::<U32x8, 2>(v),
-        17..=32 => sort_in::<U32x8, 4>(v),
-        33..=64 => sort_in::<U32x8, 8>(v),
-        65..=128 => sort_in::<U32x8, 16>(v),
-        _ => return false,
-    }
-    true
+    sort_short::<U32x8>(v, 16)
 }

@@ -7,7 +7,7 @@
 //! Safety: as the rest of the tier (see `super`'s safety model), these functions run only inside
 //! the AVX-512 entry point, where AVX-512F is known to be present.
 
-use super::super::network::{Keys, sort_in, sort_register};
+use super::super::network::{Keys, sort_register, sort_short};
 use core::arch::x86_64::*;
 
 /// Eight `u64` keys.
@@ -139,13 +139,8 @@ impl Keys for U32x16 {
 /// `keys` sorted ascending: in registers up to 64 keys, else by `sort_unstable`.
 #[inline(always)]
 pub(super) fn sort_keys(keys: &mut [u64]) {
-    match keys.len() {
-        0 | 1 => {}
-        2..=8 => sort_in::<U64x8, 1>(keys),
-        9..=16 => sort_in::<U64x8, 2>(keys),
-        17..=32 => sort_in::<U64x8, 4>(keys),
-        33..=64 => sort_in::<U64x8, 8>(keys),
-        _ => keys.sort_unstable(),
+    if !sort_short::<U64x8>(keys, 8) {
+        keys.sort_unstable();
     }
 }
 
@@ -163,7 +158,7 @@ const QUICK_MAX: usize = 1024;
 #[inline(always)]
 pub(super) fn try_sort_indices(v: &mut [u32]) -> bool {
     if v.len() <= 128 {
-        sort_short(v);
+        sort_indices_short(v);
     } else if v.len() <= QUICK_MAX {
         let mut scratch = [0u32; QUICK_MAX];
         let n = v.len();
@@ -179,14 +174,9 @@ pub(super) fn try_sort_indices(v: &mut [u32]) -> bool {
 
 /// At most 128 indices sorted in registers.
 #[inline(always)]
-fn sort_short(v: &mut [u32]) {
-    match v.len() {
-        0 | 1 => {}
-        2..=16 => sort_in::<U32x16, 1>(v),
-        17..=32 => sort_in::<U32x16, 2>(v),
-        33..=64 => sort_in::<U32x16, 4>(v),
-        _ => sort_in::<U32x16, 8>(v),
-    }
+fn sort_indices_short(v: &mut [u32]) {
+    let sorted = sort_short::<U32x16>(v, 8);
+    debug_assert!(sorted, "at most 128 indices");
 }
 
 /// Partition levels a quicksort may take before it hands a part to `sort_unstable`: pivots that
@@ -205,7 +195,7 @@ fn quicksort(out: &mut [u32], other: &mut [u32], in_out: bool, depth: u32) {
             out.copy_from_slice(other);
         }
         if n <= 128 {
-            sort_short(out);
+            sort_indices_short(out);
         } else {
             out.sort_unstable();
         }
