@@ -517,25 +517,28 @@ impl Cells {
     }
 
     /// For each of `at` (ascending sorted positions): per cell, the lane in `set` of the first
-    /// listing whose sorted position is at least that one.
+    /// listing whose sorted position is at least that one (or of its first padding lane). Two
+    /// binary searches per cell: a cell's listings come first (min x a number) and hold
+    /// ascending sorted positions in `perm`; a walk over the elements before each position,
+    /// serial while the tasks wait, took about 3 % of a two-thread call on 100,000 boxes.
     pub(super) fn cursors(&self, at: &[usize]) -> Vec<Vec<usize>> {
-        let gz = self.grid.dims()[1];
-        let mut cursor = self.starts.clone();
-        let mut out = Vec::with_capacity(at.len());
-        let mut s = 0;
-        for &a in at {
-            while s < a.min(self.len()) {
-                let sp = self.spans.get(s).copied().unwrap_or([0; 4]);
-                for y in sp[0]..sp[1] + 1 {
-                    for z in sp[2]..sp[3] + 1 {
-                        cursor[usize::from(y) * gz + usize::from(z)] += 1;
-                    }
-                }
-                s += 1;
-            }
-            out.push(cursor.clone());
-        }
-        out
+        let set = &self.set;
+        // Per cell: its lanes of listings (up to the first padding lane, whose min x is NaN).
+        let listed: Vec<core::ops::Range<usize>> = (0..self.starts.len())
+            .map(|c| {
+                let start = self.starts[c];
+                let end = self.starts.get(c + 1).copied().unwrap_or(set.len);
+                start..set.partition_in(start..end, |x| !x.is_nan())
+            })
+            .collect();
+        at.iter()
+            .map(|&a| {
+                listed
+                    .iter()
+                    .map(|r| r.start + set.perm[r.clone()].partition_point(|&p| (p as usize) < a))
+                    .collect()
+            })
+            .collect()
     }
 }
 
