@@ -932,11 +932,14 @@ impl<'a, C: Blockable> BlockedPinned<'a, C> {
 
     /// Appends the indices of the primitives hit by `query` to `out`, ascending.
     pub fn extend_hits<Q: BlockQuery<C>>(&self, query: &Q, out: &mut Vec<u32>) {
-        let start = out.len();
-        let sink = crate::query::sink::Indices::new(core::mem::take(out));
-        *out = self.walk(query, walk::Indices(sink)).0.finish();
-        let max = self.blocked.max_index();
-        dispatch(self.backend, walk::SortHits(&mut out[start..], max));
+        dispatch(
+            self.backend,
+            walk::SortedIndices {
+                blocked: self.blocked,
+                query,
+                out,
+            },
+        );
     }
 
     /// The indices of the primitives hit by `query`, ascending.
