@@ -104,17 +104,24 @@ impl SortedBoxes {
     /// `len` padding lanes (NaN in min x, 0 elsewhere; `perm` 0), whole chunks, to be filled by
     /// [`put`](Self::put).
     pub(super) fn padded(shape: Shape, filtered: bool, len: usize) -> SortedBoxes {
-        debug_assert_eq!(len % Chunk::LANES, 0);
-        let stride = columns(shape, filtered);
-        let mut data = vec![Chunk([0.0; Chunk::LANES]); len / Chunk::LANES * stride];
-        for c in data.iter_mut().step_by(stride) {
+        let mut set = SortedBoxes::zeroed(shape, filtered, len);
+        let stride = set.stride();
+        for c in set.data.iter_mut().step_by(stride) {
             *c = Chunk([f32::NAN; Chunk::LANES]);
         }
+        set
+    }
+
+    /// `len` lanes of zeros (`perm` 0), whole chunks, from zeroed pages (written first by
+    /// whoever fills them): the caller puts NaN in min x of every lane it leaves as padding.
+    pub(super) fn zeroed(shape: Shape, filtered: bool, len: usize) -> SortedBoxes {
+        debug_assert_eq!(len % Chunk::LANES, 0);
+        let stride = columns(shape, filtered);
         SortedBoxes {
             shape,
             filtered,
             perm: vec![0; len],
-            data,
+            data: bytemuck::zeroed_vec(len / Chunk::LANES * stride),
             len,
         }
     }
