@@ -266,7 +266,10 @@ fn partition(from: &[u32], to: &mut [u32]) -> usize {
         }
         i += 16;
     }
-    // The last values, each side's register compressed and stored under a mask.
+    // The last values, each side's register compressed, then stored under a mask of its first
+    // lanes (a compressing store to memory, `vpcompressd` with a memory operand, is microcoded
+    // on Zen 4: on the AMD EPYC of 2026-11-29 it made this sort of 256 random indices take
+    // 2.99 ns a value against 2.55, of 1,000 3.76 against 2.99).
     while i < n {
         let lanes = first_lanes(n - i, 16);
         let x = U32x16::load(from, i).0;
@@ -277,9 +280,15 @@ fn partition(from: &[u32], to: &mut [u32]) -> usize {
             let below = _mm512_cmplt_epu32_mask(x, pivot) & lanes;
             let taken = below.count_ones() as usize;
             let kept = (lanes.count_ones() as usize) - taken;
-            _mm512_mask_compressstoreu_epi32(to.as_mut_ptr().add(left).cast(), below, x);
-            let back = to.as_mut_ptr().add(n - right - kept);
-            _mm512_mask_compressstoreu_epi32(back.cast(), !below & lanes, x);
+            let front = _mm512_maskz_compress_epi32(below, x);
+            _mm512_mask_storeu_epi32(
+                to.as_mut_ptr().add(left).cast(),
+                first_lanes(taken, 16),
+                front,
+            );
+            let back = _mm512_maskz_compress_epi32(!below & lanes, x);
+            let at = to.as_mut_ptr().add(n - right - kept);
+            _mm512_mask_storeu_epi32(at.cast(), first_lanes(kept, 16), back);
             left += taken;
             right += kept;
         }
