@@ -104,7 +104,7 @@ impl SortedBoxes {
     /// `len` padding lanes (NaN in min x, 0 elsewhere; `perm` 0), whole chunks, to be filled by
     /// [`put`](Self::put).
     pub(super) fn padded(shape: Shape, filtered: bool, len: usize) -> SortedBoxes {
-        let mut set = SortedBoxes::zeroed(shape, filtered, len);
+        let mut set = SortedBoxes::zeroed(shape, filtered, len, 1);
         let stride = set.stride();
         for c in set.data.iter_mut().step_by(stride) {
             *c = Chunk([f32::NAN; Chunk::LANES]);
@@ -112,16 +112,17 @@ impl SortedBoxes {
         set
     }
 
-    /// `len` lanes of zeros (`perm` 0), whole chunks, from zeroed pages (written first by
-    /// whoever fills them): the caller puts NaN in min x of every lane it leaves as padding.
-    pub(super) fn zeroed(shape: Shape, filtered: bool, len: usize) -> SortedBoxes {
+    /// `len` lanes of zeros (`perm` 0), whole chunks, zeroed on `threads` threads
+    /// ([`zeroed_vec`](crate::tasks::zeroed_vec)): the caller puts NaN in min x of every lane it
+    /// leaves as padding.
+    pub(super) fn zeroed(shape: Shape, filtered: bool, len: usize, threads: usize) -> SortedBoxes {
         debug_assert_eq!(len % Chunk::LANES, 0);
         let stride = columns(shape, filtered);
         SortedBoxes {
             shape,
             filtered,
-            perm: vec![0; len],
-            data: bytemuck::zeroed_vec(len / Chunk::LANES * stride),
+            perm: crate::tasks::zeroed_vec(len, threads),
+            data: crate::tasks::zeroed_vec(len / Chunk::LANES * stride, threads),
             len,
         }
     }
@@ -277,14 +278,13 @@ const MIN_ROW_CHUNKS_PER_TASK: usize = 1024;
 
 /// `n` rows, filled a stretch at a time by `fill(first, stretch)` (`first` the stretch's first
 /// index, a multiple of 16), the stretches over `threads` threads (0: the default count). The
-/// rows start zeroed, in memory the allocator gives zeroed: its pages are first touched, and
-/// faulted in, by the stretches too.
+/// rows start zeroed, in parallel too ([`zeroed_vec`](crate::tasks::zeroed_vec)).
 fn rows_in_stretches(
     n: usize,
     threads: usize,
     fill: impl Fn(usize, &mut [Row]) + Sync + Send,
 ) -> Vec<Row> {
-    let mut rows = vec![[0.0f32; ROW]; n];
+    let mut rows = crate::tasks::zeroed_vec(n, threads);
     fill_in_stretches(
         &mut rows,
         Chunk::LANES,
