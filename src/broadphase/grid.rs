@@ -160,8 +160,8 @@ pub(super) struct Cells {
 }
 
 /// Per element of `rows` (by original index): its cell ranges in `grid` ([`Grid::span`]);
-/// empty with one cell. In stretches over `threads` threads (zeroed memory from the allocator,
-/// so the pages are first touched, and faulted in, by the stretches too).
+/// empty with one cell. In stretches over `threads` threads (the vector zeroed on them too,
+/// [`zeroed_vec`](crate::tasks::zeroed_vec)).
 fn cell_ranges(
     shape: Shape,
     axis: usize,
