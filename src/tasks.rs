@@ -68,11 +68,11 @@ pub(crate) fn fill_in_stretches<T: Send>(
 }
 
 /// `len` zeroed values, written in parallel over `threads` threads (0: the default count) when
-/// there are [`PARALLEL_ZERO_MIN`] or more: a zeroed allocation (`vec!` of zeros, `calloc`)
-/// comes from fresh pages only the first time; once the allocator reuses freed memory it
-/// clears the whole block on the calling thread (on Terdiman's 100,000 boxes on two threads,
-/// the rows' and the cells' vectors were cleared serially while the other worker waited).
-/// Written by the tasks, fresh pages are faulted in by them too.
+/// there are `PARALLEL_ZERO_MIN` or more (with `rayon`): a zeroed allocation (`vec!` of zeros,
+/// `calloc`) comes from fresh pages only the first time; once the allocator reuses freed
+/// memory it clears the whole block on the calling thread (on Terdiman's 100,000 boxes on two
+/// threads, the rows' and the cells' vectors were cleared serially while the other worker
+/// waited). Written by the tasks, fresh pages are faulted in by them too.
 pub(crate) fn zeroed_vec<T: bytemuck::Zeroable + Copy + Send + Sync>(
     len: usize,
     threads: usize,

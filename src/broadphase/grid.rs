@@ -196,11 +196,11 @@ const MIN_LISTINGS_PER_TASK: usize = if cfg!(test) { 64 } else { 32_768 };
 /// sorted position) in each cell of its ranges, at the next lane of that cell (`first[c]`:
 /// cell `c`'s first lane): its row and sorted position in `set`, its index in `by_lane`, the
 /// first cells it lacks there in `misses` (see [`Once`]); the lanes past each cell's listings
-/// become padding (NaN in min x; the rest of `set`, and the other slices, come zeroed). In tasks over `threads` threads, each
-/// the cells of one stretch of lanes (one thread's share of the listings; cells start at chunk
-/// boundaries, so the stretches are whole chunks): each task reads every element's cell ranges
-/// and places the listings in its own cells, so the lanes come out as one pass in sweep order
-/// would place them, whatever the split.
+/// become padding (NaN in min x; the rest of `set`, and the other slices, come zeroed). In
+/// tasks over `threads` threads, each the cells of one stretch of lanes (one thread's share of
+/// the listings; cells start at chunk boundaries, so the stretches are whole chunks): each task
+/// reads every element's cell ranges and places the listings in its own cells, so the lanes
+/// come out as one pass in sweep order would place them, whatever the split.
 fn place_listings(
     (set, by_lane, misses): (&mut SortedBoxes, &mut [u32], &mut [Chunk]),
     first: &[usize],
